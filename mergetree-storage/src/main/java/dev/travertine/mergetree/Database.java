@@ -1,0 +1,423 @@
+package dev.travertine.mergetree;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.travertine.io.local.LocalFileIO;
+import dev.travertine.mergetree.log.MetadataLog;
+import dev.travertine.mergetree.schema.Names;
+import dev.travertine.mergetree.schema.TableDefinition;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A data directory: the catalog of tables and views ({@code catalog.json}, replaced atomically
+ * on every DDL), one storage directory per table ({@code tables/<id>/}), and an exclusive lock
+ * ({@code LOCK}) so that two processes never open it at once. Owns the background scheduler
+ * (merges, timed buffer flushes) and the scan pool unless they were injected.
+ */
+public final class Database implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+  private static final String CATALOG = "catalog.json";
+
+  /** A persisted view: name, SQL text and the schema path it was defined in. */
+  public record ViewDefinition(String name, String sql, List<String> schemaPath, List<String> columnNames) {
+    @JsonCreator
+    public ViewDefinition(@JsonProperty("name") String name, @JsonProperty("sql") String sql,
+        @JsonProperty("schemaPath") List<String> schemaPath,
+        @JsonProperty("columnNames") List<String> columnNames) {
+      this.name = name;
+      this.sql = sql;
+      this.schemaPath = schemaPath == null ? List.of() : List.copyOf(schemaPath);
+      this.columnNames = columnNames == null ? List.of() : List.copyOf(columnNames);
+    }
+  }
+
+  /** Catalog file content. */
+  record TableEntry(String id, TableDefinition definition) {
+    @JsonCreator
+    TableEntry(@JsonProperty("id") String id, @JsonProperty("definition") TableDefinition definition) {
+      this.id = id;
+      this.definition = definition;
+    }
+  }
+
+  record Catalog(List<TableEntry> tables, List<ViewDefinition> views) {
+    @JsonCreator
+    Catalog(@JsonProperty("tables") List<TableEntry> tables, @JsonProperty("views") List<ViewDefinition> views) {
+      this.tables = tables == null ? List.of() : tables;
+      this.views = views == null ? List.of() : views;
+    }
+  }
+
+  private final Path dir;
+  private final LocalFileIO root;
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+  private final EngineContext ctx;
+  private final boolean ownsExecutors;
+  private final Map<String, MergeTreeTable> tables = new ConcurrentHashMap<>();
+  private final Map<String, ViewDefinition> views = new ConcurrentHashMap<>();
+  private final Object ddlLock = new Object();
+  private volatile boolean closed;
+
+  private Database(Path dir, EngineContext ctx, boolean ownsExecutors) throws IOException {
+    this.dir = dir.toAbsolutePath().normalize();
+    Files.createDirectories(this.dir);
+    this.root = new LocalFileIO(this.dir);
+    this.lockChannel = FileChannel.open(this.dir.resolve("LOCK"), StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE);
+    FileLock l;
+    try {
+      l = lockChannel.tryLock();
+    } catch (OverlappingFileLockException e) {
+      l = null;
+    }
+    if (l == null) {
+      lockChannel.close();
+      throw new IOException("Cannot open data directory " + this.dir
+          + ": it is in use by another process (lock file " + this.dir.resolve("LOCK") + ")");
+    }
+    this.lock = l;
+    this.ctx = ctx;
+    this.ownsExecutors = ownsExecutors;
+  }
+
+  /** Opens a data directory with the engine's own executors and the system clock. */
+  public static Database open(Path dir) throws IOException {
+    AtomicInteger n = new AtomicInteger();
+    ThreadFactory bg = r -> {
+      Thread t = new Thread(r, "travertine-background-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+    ThreadFactory scan = r -> {
+      Thread t = new Thread(r, "travertine-scan-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+    int bgThreads = Math.max(2, Runtime.getRuntime().availableProcessors() / 2);
+    ScheduledExecutorService background = Executors.newScheduledThreadPool(bgThreads, bg);
+    ExecutorService pool = Executors.newCachedThreadPool(scan);
+    EngineContext ctx = new EngineContext(Clock.systemUTC(), background, pool, new EngineEvents(), true);
+    try {
+      Database db = open(dir, ctx, true);
+      background.scheduleWithFixedDelay(db::flushDueTables, 100, 100, TimeUnit.MILLISECONDS);
+      return db;
+    } catch (IOException | RuntimeException e) {
+      background.shutdownNow();
+      pool.shutdownNow();
+      throw e;
+    }
+  }
+
+  /** Opens a data directory with injected clock and executors (tests drive background work). */
+  public static Database open(Path dir, EngineContext ctx) throws IOException {
+    return open(dir, ctx, false);
+  }
+
+  private static Database open(Path dir, EngineContext ctx, boolean owns) throws IOException {
+    Database db = new Database(dir, ctx, owns);
+    try {
+      db.load();
+    } catch (IOException | RuntimeException e) {
+      db.releaseLock();
+      throw e;
+    }
+    return db;
+  }
+
+  private void load() throws IOException {
+    if (!root.exists(CATALOG)) {
+      return;
+    }
+    Catalog c;
+    try {
+      c = MetadataLog.JSON.readValue(root.readAll(CATALOG), Catalog.class);
+    } catch (IOException e) {
+      throw new IOException("Cannot open data directory " + dir + ": corrupt " + CATALOG + ": " + e.getMessage(), e);
+    }
+    List<String> ids = new ArrayList<>();
+    for (TableEntry t : c.tables()) {
+      tables.put(t.definition().name(), openTable(t.id(), t.definition()));
+      ids.add(t.id());
+    }
+    for (ViewDefinition v : c.views()) {
+      views.put(v.name(), v);
+    }
+    // Directories of tables whose DROP was interrupted after the catalog changed.
+    Path tdir = dir.resolve("tables");
+    if (Files.isDirectory(tdir)) {
+      try (var s = Files.list(tdir)) {
+        for (Path p : s.toList()) {
+          if (!ids.contains(p.getFileName().toString())) {
+            LOG.info("Removing storage of dropped table {}", p.getFileName());
+            deleteTree(p);
+          }
+        }
+      }
+    }
+  }
+
+  private static void deleteTree(Path p) throws IOException {
+    if (!Files.exists(p)) {
+      return;
+    }
+    try (var s = Files.walk(p)) {
+      for (Path x : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(x);
+      }
+    }
+  }
+
+  private MergeTreeTable openTable(String id, TableDefinition def) throws IOException {
+    Path tableDir = dir.resolve("tables").resolve(id);
+    MergeTreeTable t = MergeTreeTable.open(id, def, new LocalFileIO(tableDir), tableDir.resolve("wal"), ctx);
+    t.scheduleMerges();
+    return t;
+  }
+
+  private void saveCatalog() throws IOException {
+    List<TableEntry> ts = new ArrayList<>();
+    tables.values().forEach(t -> ts.add(new TableEntry(t.id(), t.definition())));
+    ts.sort(java.util.Comparator.comparing(e -> e.definition().name()));
+    List<ViewDefinition> vs = new ArrayList<>(views.values());
+    vs.sort(java.util.Comparator.comparing(ViewDefinition::name));
+    root.writeAtomic(CATALOG, MetadataLog.JSON.writerWithDefaultPrettyPrinter()
+        .writeValueAsBytes(new Catalog(ts, vs)));
+  }
+
+  public Path directory() {
+    return dir;
+  }
+
+  public EngineContext context() {
+    return ctx;
+  }
+
+  public EngineEvents events() {
+    return ctx.events();
+  }
+
+  // ---------------------------------------------------------------- tables
+
+  /** A table by name (exact, else case-insensitive), or null. */
+  public MergeTreeTable table(String name) {
+    MergeTreeTable t = tables.get(name);
+    if (t != null) {
+      return t;
+    }
+    List<String> names = new ArrayList<>(tables.keySet());
+    int i = Names.find(names, s -> s, name);
+    return i < 0 ? null : tables.get(names.get(i));
+  }
+
+  public List<MergeTreeTable> tables() {
+    List<MergeTreeTable> out = new ArrayList<>(tables.values());
+    out.sort(java.util.Comparator.comparing(t -> t.definition().name()));
+    return out;
+  }
+
+  /**
+   * Creates a table. Returns false (and changes nothing) if the name is taken and
+   * {@code ifNotExists}; throws if it is taken otherwise.
+   */
+  public boolean createTable(TableDefinition def, boolean ifNotExists) throws IOException {
+    synchronized (ddlLock) {
+      ensureOpen();
+      if (table(def.name()) != null || view(def.name()) != null) {
+        if (ifNotExists) {
+          return false;
+        }
+        throw new IllegalArgumentException("Table " + def.name() + " already exists");
+      }
+      String id = UUID.randomUUID().toString();
+      MergeTreeTable t = openTable(id, def);
+      tables.put(def.name(), t);
+      try {
+        saveCatalog();
+      } catch (IOException | RuntimeException e) {
+        tables.remove(def.name());
+        t.drop(null);
+        throw e;
+      }
+      return true;
+    }
+  }
+
+  /** Drops a table and deletes its storage. */
+  public boolean dropTable(String name, boolean ifExists) throws IOException {
+    synchronized (ddlLock) {
+      ensureOpen();
+      MergeTreeTable t = table(name);
+      if (t == null) {
+        if (ifExists) {
+          return false;
+        }
+        throw new IllegalArgumentException("Table " + name + " does not exist");
+      }
+      tables.remove(t.definition().name());
+      saveCatalog();
+      t.drop(null);
+      deleteTree(dir.resolve("tables").resolve(t.id()));
+      return true;
+    }
+  }
+
+  /** Replaces a table's definition in the catalog (index DDL). */
+  public void updateDefinition(MergeTreeTable t, TableDefinition def) throws IOException {
+    synchronized (ddlLock) {
+      TableDefinition old = t.definition();
+      t.setDefinition(def);
+      try {
+        saveCatalog();
+      } catch (IOException | RuntimeException e) {
+        t.setDefinition(old);
+        throw e;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- views
+
+  public ViewDefinition view(String name) {
+    ViewDefinition v = views.get(name);
+    if (v != null) {
+      return v;
+    }
+    List<String> names = new ArrayList<>(views.keySet());
+    int i = Names.find(names, s -> s, name);
+    return i < 0 ? null : views.get(names.get(i));
+  }
+
+  public List<ViewDefinition> views() {
+    return List.copyOf(views.values());
+  }
+
+  public void createView(ViewDefinition v, boolean replace) throws IOException {
+    synchronized (ddlLock) {
+      ensureOpen();
+      if (table(v.name()) != null) {
+        throw new IllegalArgumentException("Cannot create view " + v.name() + ": a table of that name exists");
+      }
+      ViewDefinition old = view(v.name());
+      if (old != null && !replace) {
+        throw new IllegalArgumentException("View " + v.name() + " already exists");
+      }
+      if (old != null) {
+        views.remove(old.name());
+      }
+      views.put(v.name(), v);
+      try {
+        saveCatalog();
+      } catch (IOException | RuntimeException e) {
+        views.remove(v.name());
+        if (old != null) {
+          views.put(old.name(), old);
+        }
+        throw e;
+      }
+    }
+  }
+
+  public boolean dropView(String name, boolean ifExists) throws IOException {
+    synchronized (ddlLock) {
+      ensureOpen();
+      ViewDefinition v = view(name);
+      if (v == null) {
+        if (ifExists) {
+          return false;
+        }
+        throw new IllegalArgumentException("View " + name + " does not exist");
+      }
+      views.remove(v.name());
+      saveCatalog();
+      return true;
+    }
+  }
+
+  // ---------------------------------------------------------------- background
+
+  private void flushDueTables() {
+    for (MergeTreeTable t : tables.values()) {
+      if (t.flushDue()) {
+        try {
+          t.flush();
+        } catch (Exception e) {
+          LOG.warn("Timed flush of table {} failed: {}", t.definition().name(), e.toString());
+        }
+      }
+    }
+  }
+
+  /** SYSTEM FLUSH: writes every table's buffer into parts. */
+  public void flushAll() throws IOException {
+    for (MergeTreeTable t : tables.values()) {
+      t.flush();
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("Cannot use data directory " + dir + ": it is closed");
+    }
+  }
+
+  public boolean isClosed() {
+    return closed;
+  }
+
+  /** Flushes buffers, stops background work and releases the directory lock. */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (ownsExecutors) {
+      ctx.background().shutdown();
+    }
+    for (MergeTreeTable t : tables.values()) {
+      t.flushQuietly();
+      t.stopMerges(true);
+    }
+    if (ownsExecutors) {
+      try {
+        ctx.background().awaitTermination(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      ctx.scanPool().shutdownNow();
+    }
+    for (MergeTreeTable t : tables.values()) {
+      t.close();
+    }
+    releaseLock();
+  }
+
+  private void releaseLock() throws IOException {
+    try {
+      lock.release();
+    } finally {
+      lockChannel.close();
+    }
+  }
+}

@@ -1,0 +1,39 @@
+package dev.travertine.mergetree;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Cumulative engine counters (ClickHouse ProfileEvents names where they exist). Thread-safe. */
+public final class EngineEvents {
+  public static final String INSERTED_ROWS = "InsertedRows";
+  public static final String INSERT_QUERIES = "InsertQuery";
+  public static final String SELECTED_PARTS = "SelectedParts";
+  public static final String SELECTED_MARKS = "SelectedMarks";
+  public static final String SELECTED_ROWS = "SelectedRows";
+  public static final String MERGES = "Merge";
+  public static final String MERGED_ROWS = "MergedRows";
+  public static final String PARTS_WRITTEN = "PartsWritten";
+  public static final String BYTES_WRITTEN = "WriteBufferFromFileDescriptorWriteBytes";
+  public static final String BUFFER_FLUSHES = "InsertBufferFlush";
+  public static final String WAL_RECORDS = "WalRecords";
+
+  private final Map<String, LongAdder> counters = new ConcurrentHashMap<>();
+
+  public void add(String name, long delta) {
+    counters.computeIfAbsent(name, k -> new LongAdder()).add(delta);
+  }
+
+  public long get(String name) {
+    LongAdder a = counters.get(name);
+    return a == null ? 0 : a.sum();
+  }
+
+  /** A sorted copy of all counters. */
+  public Map<String, Long> snapshot() {
+    Map<String, Long> out = new TreeMap<>();
+    counters.forEach((k, v) -> out.put(k, v.sum()));
+    return out;
+  }
+}

@@ -1,0 +1,623 @@
+package dev.travertine.mergetree;
+
+import dev.travertine.io.FileIO;
+import dev.travertine.io.FileInfo;
+import dev.travertine.io.hadoop.FileIOFileSystem;
+import dev.travertine.io.local.LocalFileIO;
+import dev.travertine.mergetree.block.Block;
+import dev.travertine.mergetree.block.IntSort;
+import dev.travertine.mergetree.block.BlockCodec;
+import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.mergetree.log.LogEntry;
+import dev.travertine.mergetree.log.MetadataLog;
+import dev.travertine.mergetree.merge.MergeSelector;
+import dev.travertine.mergetree.merge.PartMerger;
+import dev.travertine.mergetree.part.GranuleIndex;
+import dev.travertine.mergetree.part.OrcSupport;
+import dev.travertine.mergetree.part.PartInfo;
+import dev.travertine.mergetree.part.PartRef;
+import dev.travertine.mergetree.part.PartWriter;
+import dev.travertine.mergetree.part.ValueCodec;
+import dev.travertine.mergetree.schema.Column;
+import dev.travertine.mergetree.schema.PartitionExpression;
+import dev.travertine.mergetree.schema.TableDefinition;
+import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.mergetree.settings.Settings;
+import dev.travertine.mergetree.settings.TableSettings;
+import dev.travertine.mergetree.wal.WriteAheadLog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One MergeTree table: its active parts (from the metadata log), its WAL-backed insert buffer,
+ * and the background work that flushes the buffer and merges parts. Readers take a
+ * {@link TableSnapshot}; writers commit through {@link #commit}, the only place the active set
+ * changes. Thread-safe.
+ */
+public final class MergeTreeTable implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(MergeTreeTable.class);
+
+  /** The immutable state readers see. */
+  private record State(List<PartRef> parts, List<Block> buffered, long bufferedRows, long bufferedBytes,
+      long oldestBufferedMillis) {}
+
+  /** A merge in progress, for system.merges. */
+  public record RunningMerge(String table, String resultPart, List<String> sourceParts, long startMillis,
+      long totalRows) {}
+
+  private final String id;
+  private volatile TableDefinition definition;
+  private final FileIO io;
+  private final FileIOFileSystem fs;
+  private final MetadataLog log;
+  private final WriteAheadLog wal;
+  private final EngineContext ctx;
+  private final Object lock = new Object();
+  private final ReentrantLock flushLock = new ReentrantLock();
+  private volatile State state;
+  private long logSeq;
+  private long nextBlock;
+  private long walSeq;
+  private long walFlushedUpTo;
+  private volatile boolean mergesStopped;
+  private volatile boolean closed;
+  private final List<RunningMerge> running = new CopyOnWriteArrayList<>();
+
+  private MergeTreeTable(String id, TableDefinition definition, FileIO io, Path walDir, EngineContext ctx)
+      throws IOException {
+    this.id = id;
+    this.definition = definition;
+    this.io = io;
+    this.fs = OrcSupport.fileSystem(io);
+    this.ctx = ctx;
+    this.log = new MetadataLog(io, "table " + definition.name());
+    this.wal = new WriteAheadLog(walDir,
+        definition.tableSettings().getBool(Settings.FSYNC_AFTER_INSERT));
+  }
+
+  /** Opens (or creates, when its storage is empty) a table: replays the log, then the WAL. */
+  public static MergeTreeTable open(String id, TableDefinition definition, FileIO io, Path walDir,
+      EngineContext ctx) throws IOException {
+    MergeTreeTable t = new MergeTreeTable(id, definition, io, walDir, ctx);
+    t.recover();
+    return t;
+  }
+
+  private void recover() throws IOException {
+    MetadataLog.State s = log.replay();
+    List<PartRef> parts = new ArrayList<>();
+    for (PartInfo p : s.active().values()) {
+      parts.add(new PartRef(p, io, fs, null));
+    }
+    parts.sort(PART_ORDER);
+    logSeq = s.lastSeq();
+    nextBlock = s.nextBlock();
+    walFlushedUpTo = s.walFlushedUpTo();
+    // Files that no committed entry references are leftovers of interrupted writes or merges.
+    Set<String> live = new HashSet<>();
+    parts.forEach(p -> live.add(p.info().path()));
+    for (FileInfo f : io.list("parts")) {
+      if (!live.contains(f.path())) {
+        LOG.info("Removing unreferenced file {} of table {}", f.path(), definition.name());
+        io.delete(f.path());
+      }
+    }
+    if (io instanceof LocalFileIO local) {
+      local.removeTemporaryFiles("parts");
+    }
+    List<Block> buffered = new ArrayList<>();
+    long[] rowsBytes = new long[2];
+    walSeq = wal.replay(walFlushedUpTo, (seq, payload) -> {
+      Block b = BlockCodec.decode(definition.schema(), payload);
+      buffered.add(b);
+      rowsBytes[0] += b.rows();
+      rowsBytes[1] += b.estimatedBytes();
+    });
+    walSeq = Math.max(walSeq, walFlushedUpTo);
+    if (!buffered.isEmpty()) {
+      LOG.info("Table {}: replayed {} rows from the write-ahead log", definition.name(), rowsBytes[0]);
+    }
+    state = new State(List.copyOf(parts), List.copyOf(buffered), rowsBytes[0], rowsBytes[1],
+        buffered.isEmpty() ? 0 : ctx.clock().millis());
+  }
+
+  private static final Comparator<PartRef> PART_ORDER = Comparator
+      .comparing((PartRef p) -> p.info().partitionId())
+      .thenComparingLong(p -> p.info().minBlock())
+      .thenComparingLong(p -> p.info().maxBlock());
+
+  public String id() {
+    return id;
+  }
+
+  public TableDefinition definition() {
+    return definition;
+  }
+
+  /** Replaces the definition (index DDL); schema and keys must not change. */
+  public void setDefinition(TableDefinition d) {
+    this.definition = d;
+  }
+
+  public EngineContext context() {
+    return ctx;
+  }
+
+  /** A consistent view for one query; close it afterwards. */
+  public TableSnapshot snapshot() {
+    synchronized (lock) {
+      State s = state;
+      return new TableSnapshot(definition, s.parts(), s.buffered());
+    }
+  }
+
+  /** Active parts now (no reference taken; for system tables). */
+  public List<PartInfo> activeParts() {
+    return state.parts().stream().map(PartRef::info).toList();
+  }
+
+  public long bufferedRows() {
+    return state.bufferedRows();
+  }
+
+  public List<RunningMerge> runningMerges() {
+    return List.copyOf(running);
+  }
+
+  // ---------------------------------------------------------------- inserts
+
+  /** Starts an INSERT: add blocks, then commit once (all rows visible together) or close to abort. */
+  public Inserter newInserter(long maxInsertBlockSize) {
+    return new Inserter(this, maxInsertBlockSize);
+  }
+
+  /** Appends a small insert to the WAL and the buffer; durable and visible when this returns. */
+  void insertBuffered(Block block) throws IOException {
+    ensureOpen();
+    byte[] payload = BlockCodec.encode(block);
+    boolean flushNow;
+    synchronized (lock) {
+      long seq = ++walSeq;
+      wal.append(seq, payload);
+      State s = state;
+      List<Block> buf = new ArrayList<>(s.buffered().size() + 1);
+      buf.addAll(s.buffered());
+      buf.add(block);
+      long rows = s.bufferedRows() + block.rows();
+      long bytes = s.bufferedBytes() + block.estimatedBytes();
+      state = new State(s.parts(), Collections.unmodifiableList(buf), rows, bytes,
+          s.buffered().isEmpty() ? ctx.clock().millis() : s.oldestBufferedMillis());
+      TableSettings ts = definition.tableSettings();
+      flushNow = rows >= ts.getLong(Settings.INSERT_BUFFER_MAX_ROWS)
+          || bytes >= ts.getLong(Settings.INSERT_BUFFER_MAX_BYTES);
+    }
+    ctx.events().add(EngineEvents.WAL_RECORDS, 1);
+    if (flushNow) {
+      flush();
+    }
+  }
+
+  /** Whether the buffer is older than its flush interval (checked by the database's timer). */
+  public boolean flushDue() {
+    State s = state;
+    return !s.buffered().isEmpty() && ctx.clock().millis() - s.oldestBufferedMillis()
+        >= definition.tableSettings().getLong(Settings.INSERT_BUFFER_FLUSH_MS);
+  }
+
+  /** Writes the buffered rows into parts and commits them. */
+  public void flush() throws IOException {
+    flushLock.lock();
+    try {
+      List<Block> toFlush;
+      long upTo;
+      synchronized (lock) {
+        toFlush = state.buffered();
+        if (toFlush.isEmpty()) {
+          return;
+        }
+        upTo = walSeq;
+        wal.rotate();
+      }
+      List<PartRef> written = writeParts(toFlush, 0);
+      try {
+        synchronized (lock) {
+          State s = state;
+          List<Block> rest = new ArrayList<>(s.buffered().subList(toFlush.size(), s.buffered().size()));
+          long rows = rest.stream().mapToLong(Block::rows).sum();
+          long bytes = rest.stream().mapToLong(Block::estimatedBytes).sum();
+          commitLocked("flush", written, List.of(), upTo, false,
+              new State(s.parts(), List.copyOf(rest), rows, bytes, rest.isEmpty() ? 0 : ctx.clock().millis()));
+        }
+      } catch (IOException | RuntimeException e) {
+        discard(written);
+        throw e;
+      }
+      ctx.events().add(EngineEvents.BUFFER_FLUSHES, 1);
+      wal.deleteUpTo(upTo);
+    } finally {
+      flushLock.unlock();
+    }
+    scheduleMerges();
+  }
+
+  /** Writes rows as parts (not yet committed): split by partition, each sorted by the key. */
+  List<PartRef> writeParts(List<Block> blocks, int level) throws IOException {
+    Block all = blocks.size() == 1 ? blocks.get(0) : concat(blocks);
+    if (all.rows() == 0) {
+      return List.of();
+    }
+    TableDefinition def = definition;
+    long block;
+    synchronized (lock) {
+      block = nextBlock++;
+    }
+    Map<String, int[]> byPartition = partition(def, all);
+    List<PartRef> out = new ArrayList<>();
+    try {
+      for (Map.Entry<String, int[]> e : byPartition.entrySet()) {
+        int[] rows = e.getValue();
+        sortByKey(def, all, rows);
+        String name = PartInfo.partName(e.getKey(), block, block, level, 0);
+        out.add(writePart(def, name, e.getKey(), block, block, level, w -> w.append(all, rows, 0, rows.length)));
+      }
+    } catch (IOException | RuntimeException ex) {
+      discard(out);
+      throw ex;
+    }
+    return out;
+  }
+
+  /** Source of a part's rows, in order. */
+  public interface RowSource {
+    void writeTo(PartWriter w) throws IOException;
+  }
+
+  /** Writes one part file and builds its metadata. */
+  public PartRef writePart(TableDefinition def, String name, String partitionId, long minBlock, long maxBlock,
+      int level, RowSource rows) throws IOException {
+    TableSettings ts = def.tableSettings();
+    PartInfo tmpInfo = new PartInfo(name, partitionId, minBlock, maxBlock, level, 0, 0, 0, "", 0, 0, null);
+    PartWriter.Written w;
+    try (PartWriter writer = new PartWriter(io, tmpInfo.path(), def.schema(), ts.indexGranularity(),
+        OrcSupport.compression(ts.get(Settings.COMPRESSION)))) {
+      rows.writeTo(writer);
+      w = writer.finish();
+    }
+    Map<String, List<String>> stats = new LinkedHashMap<>();
+    TableSchema schema = def.schema();
+    for (int c = 0; c < schema.size(); c++) {
+      Object[] sum = w.index().columnSummary(c);
+      stats.put(schema.column(c).name(),
+          Arrays.asList(ValueCodec.encode(sum[0]), ValueCodec.encode(sum[1]), sum[2].toString()));
+    }
+    PartInfo info = new PartInfo(name, partitionId, minBlock, maxBlock, level, 0, w.rows(), w.bytes(),
+        w.checksum(), ctx.clock().millis(), w.index().granules(), stats);
+    ctx.events().add(EngineEvents.PARTS_WRITTEN, 1);
+    ctx.events().add(EngineEvents.BYTES_WRITTEN, w.bytes());
+    return new PartRef(info, io, fs, w.index());
+  }
+
+  void discard(List<PartRef> parts) {
+    for (PartRef p : parts) {
+      try {
+        io.delete(p.info().path());
+      } catch (IOException e) {
+        LOG.warn("Cannot delete uncommitted part {}: {}", p.name(), e.toString());
+      }
+    }
+  }
+
+  private static Block concat(List<Block> blocks) {
+    Block all = new Block(blocks.get(0).schema());
+    blocks.forEach(all::appendAll);
+    return all;
+  }
+
+  private static Map<String, int[]> partition(TableDefinition def, Block all) {
+    PartitionExpression pe = def.partitionBy();
+    if (pe == null) {
+      int[] rows = new int[all.rows()];
+      for (int i = 0; i < rows.length; i++) {
+        rows[i] = i;
+      }
+      return Map.of("all", rows);
+    }
+    int col = def.schema().require(pe.column());
+    Column column = def.schema().column(col);
+    String[] ids = new String[all.rows()];
+    Map<String, Integer> counts = new TreeMap<>();
+    Object prev = null;
+    String prevId = null;
+    for (int r = 0; r < ids.length; r++) {
+      Object v = all.get(r, col);
+      String pid = prevId != null && java.util.Objects.equals(v, prev) ? prevId : pe.partitionId(column.type(), v);
+      ids[r] = pid;
+      prev = v;
+      prevId = pid;
+      counts.merge(pid, 1, Integer::sum);
+    }
+    Map<String, int[]> out = new LinkedHashMap<>();
+    Map<String, Integer> fill = new TreeMap<>();
+    counts.forEach((k, n) -> {
+      out.put(k, new int[n]);
+      fill.put(k, 0);
+    });
+    for (int r = 0; r < ids.length; r++) {
+      int k = fill.merge(ids[r], 1, Integer::sum) - 1;
+      out.get(ids[r])[k] = r;
+    }
+    return out;
+  }
+
+  /** Stable sort of row numbers by the sort key (NULLS LAST). */
+  private static void sortByKey(TableDefinition def, Block all, int[] rows) {
+    int[] key = def.sortKeyIndexes();
+    if (key.length == 0) {
+      return;
+    }
+    var kinds = Arrays.stream(key).mapToObj(k -> def.schema().column(k).type().kind()).toArray(
+        dev.travertine.mergetree.schema.TypeKind[]::new);
+    IntSort.sort(rows, (a, b) -> {
+      for (int i = 0; i < key.length; i++) {
+        int c = Vectors.compare(all.vector(a, key[i]), Block.pos(a), all.vector(b, key[i]), Block.pos(b), kinds[i]);
+        if (c != 0) {
+          return c;
+        }
+      }
+      return 0;
+    });
+  }
+
+  // ---------------------------------------------------------------- commits
+
+  /** Commits a change of the active set in one log entry; the removed parts must be active. */
+  void commit(String op, List<PartRef> add, List<PartRef> remove, boolean truncate) throws IOException {
+    synchronized (lock) {
+      State s = state;
+      commitLocked(op, add, remove, walFlushedUpTo, truncate, s);
+    }
+  }
+
+  private void commitLocked(String op, List<PartRef> add, List<PartRef> remove, long walUpTo, boolean truncate,
+      State base) throws IOException {
+    ensureOpen();
+    Set<String> removeNames = new HashSet<>();
+    remove.forEach(p -> removeNames.add(p.name()));
+    List<PartRef> removed = new ArrayList<>();
+    for (PartRef p : base.parts()) {
+      if (truncate || removeNames.contains(p.name())) {
+        removed.add(p);
+      }
+    }
+    if (!truncate && removed.size() != removeNames.size()) {
+      throw new IllegalStateException("Cannot commit " + op + ": some replaced parts are no longer active");
+    }
+    long seq = logSeq + 1;
+    long newWal = Math.max(walFlushedUpTo, walUpTo);
+    LogEntry e = new LogEntry(seq, ctx.clock().millis(), op, add.stream().map(PartRef::info).toList(),
+        List.copyOf(removeNames), newWal, nextBlock, truncate, false);
+    log.append(e);
+    logSeq = seq;
+    walFlushedUpTo = newWal;
+    List<PartRef> parts = new ArrayList<>(base.parts());
+    parts.removeAll(removed);
+    parts.addAll(add);
+    parts.sort(PART_ORDER);
+    state = new State(List.copyOf(parts), base.buffered(), base.bufferedRows(), base.bufferedBytes(),
+        base.oldestBufferedMillis());
+    removed.forEach(PartRef::release);
+    if (MetadataLog.checkpointDue(seq)) {
+      log.checkpoint(seq, parts.stream().map(PartRef::info).toList(), walFlushedUpTo, nextBlock,
+          ctx.clock().millis());
+    }
+  }
+
+  /** TRUNCATE: drops every part and the buffer. */
+  public void truncate() throws IOException {
+    flushLock.lock();
+    try {
+      waitForMerges();
+      synchronized (lock) {
+        State s = state;
+        wal.clear();
+        commitLocked("truncate", List.of(), List.of(), walSeq, true, new State(s.parts(), List.of(), 0, 0, 0));
+      }
+    } finally {
+      flushLock.unlock();
+    }
+  }
+
+  // ---------------------------------------------------------------- merges
+
+  public void stopMerges(boolean stop) {
+    mergesStopped = stop;
+    if (!stop) {
+      scheduleMerges();
+    }
+  }
+
+  public boolean mergesStopped() {
+    return mergesStopped;
+  }
+
+  /** Starts background merges the selector finds worthwhile (no-op when background is off). */
+  public void scheduleMerges() {
+    if (!ctx.backgroundEnabled() || mergesStopped || closed) {
+      return;
+    }
+    List<PartRef> chosen;
+    synchronized (lock) {
+      chosen = selectMergeLocked();
+      if (chosen.isEmpty()) {
+        return;
+      }
+      chosen.forEach(p -> p.setMerging(true));
+    }
+    try {
+      ctx.background().execute(() -> {
+        try {
+          mergeParts(chosen);
+        } catch (Exception e) {
+          if (!closed) {
+            LOG.warn("Background merge of {} in table {} failed: {}", names(chosen), definition.name(), e.toString());
+          }
+        } finally {
+          chosen.forEach(p -> p.setMerging(false));
+        }
+        scheduleMerges();
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      chosen.forEach(p -> p.setMerging(false));
+    }
+  }
+
+  private List<PartRef> selectMergeLocked() {
+    TableSettings ts = definition.tableSettings();
+    Map<String, List<PartRef>> byPartition = new LinkedHashMap<>();
+    for (PartRef p : state.parts()) {
+      if (!p.merging()) {
+        byPartition.computeIfAbsent(p.info().partitionId(), k -> new ArrayList<>()).add(p);
+      }
+    }
+    for (List<PartRef> ps : byPartition.values()) {
+      List<MergeSelector.Candidate> cands = ps.stream()
+          .map(p -> new MergeSelector.Candidate(p.name(), p.info().bytesOnDisk(), p.info().rows())).toList();
+      List<MergeSelector.Candidate> sel = MergeSelector.select(cands,
+          (int) ts.getLong(Settings.MAX_PARTS_TO_MERGE_AT_ONCE),
+          ts.getLong(Settings.MAX_BYTES_TO_MERGE_AT_MAX_SPACE),
+          ts.getLong(Settings.MERGE_SELECTOR_BASE));
+      if (!sel.isEmpty()) {
+        Set<String> names = new HashSet<>();
+        sel.forEach(c -> names.add(c.name()));
+        return ps.stream().filter(p -> names.contains(p.name())).toList();
+      }
+    }
+    return List.of();
+  }
+
+  /** Merges parts of one partition into one and commits the swap. */
+  void mergeParts(List<PartRef> sources) throws IOException {
+    TableDefinition def = definition;
+    long minBlock = sources.stream().mapToLong(p -> p.info().minBlock()).min().orElseThrow();
+    long maxBlock = sources.stream().mapToLong(p -> p.info().maxBlock()).max().orElseThrow();
+    int level = sources.stream().mapToInt(p -> p.info().level()).max().orElseThrow() + 1;
+    String pid = sources.get(0).info().partitionId();
+    String name = PartInfo.partName(pid, minBlock, maxBlock, level, 0);
+    long totalRows = sources.stream().mapToLong(p -> p.info().rows()).sum();
+    RunningMerge rm = new RunningMerge(def.name(), name, names(sources), ctx.clock().millis(), totalRows);
+    running.add(rm);
+    try {
+      PartRef merged = writePart(def, name, pid, minBlock, maxBlock, level,
+          w -> PartMerger.merge(def, sources, w));
+      try {
+        commit("merge", List.of(merged), sources, false);
+      } catch (IOException | RuntimeException e) {
+        discard(List.of(merged));
+        throw e;
+      }
+      ctx.events().add(EngineEvents.MERGES, 1);
+      ctx.events().add(EngineEvents.MERGED_ROWS, totalRows);
+      LOG.debug("Merged {} into {} ({} rows)", names(sources), name, totalRows);
+    } finally {
+      running.remove(rm);
+    }
+  }
+
+  private static List<String> names(List<PartRef> ps) {
+    return ps.stream().map(PartRef::name).toList();
+  }
+
+  /**
+   * OPTIMIZE TABLE: flushes the buffer, then merges now. With {@code fin}, each partition ends
+   * as one part; without, merges run until the selector finds nothing more.
+   */
+  public void optimize(boolean fin) throws IOException {
+    flush();
+    waitForMerges();
+    while (true) {
+      List<PartRef> chosen;
+      synchronized (lock) {
+        if (fin) {
+          Map<String, List<PartRef>> byPartition = new LinkedHashMap<>();
+          for (PartRef p : state.parts()) {
+            byPartition.computeIfAbsent(p.info().partitionId(), k -> new ArrayList<>()).add(p);
+          }
+          chosen = byPartition.values().stream().filter(l -> l.size() > 1).findFirst().orElse(List.of());
+        } else {
+          chosen = selectMergeLocked();
+        }
+        if (chosen.isEmpty()) {
+          return;
+        }
+        chosen.forEach(p -> p.setMerging(true));
+      }
+      try {
+        mergeParts(chosen);
+      } finally {
+        chosen.forEach(p -> p.setMerging(false));
+      }
+    }
+  }
+
+  private void waitForMerges() {
+    while (!running.isEmpty() || state.parts().stream().anyMatch(PartRef::merging)) {
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("Interrupted while waiting for merges", e);
+      }
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("Cannot write: table " + definition.name() + " is closed or dropped");
+    }
+  }
+
+  /** Stops background work; buffered rows stay in the WAL for the next open. */
+  @Override
+  public void close() throws IOException {
+    closed = true;
+    wal.close();
+  }
+
+  /** Closes and deletes all storage of the table (DROP TABLE). */
+  public void drop(Path walDir) throws IOException {
+    mergesStopped = true;
+    waitForMerges();
+    close();
+    wal.clear();
+    io.deletePrefix("parts");
+    io.deletePrefix("log");
+  }
+
+  /** Flushes the buffer so it need not be replayed (clean shutdown). */
+  public void flushQuietly() {
+    try {
+      flush();
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Cannot flush table {} at shutdown (rows stay in the WAL): {}", definition.name(), e.toString());
+    }
+  }
+
+  static UncheckedIOException unchecked(IOException e) {
+    return new UncheckedIOException(e);
+  }
+}

@@ -1,0 +1,272 @@
+package dev.travertine.mergetree.block;
+
+import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.schema.TypeKind;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.sql.Timestamp;
+import org.apache.hadoop.hive.common.type.HiveDecimal;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
+import org.apache.hadoop.hive.serde2.io.HiveDecimalWritable;
+
+/**
+ * Typed access to ORC column vectors: the one place that knows how each {@link TypeKind} is laid
+ * out in a vector. Null handling: {@code noNulls}/{@code isNull}; {@code isRepeating} is honoured
+ * on reads.
+ */
+public final class Vectors {
+  private Vectors() {}
+
+  /** Row index inside a possibly repeating vector. */
+  public static int idx(ColumnVector v, int row) {
+    return v.isRepeating ? 0 : row;
+  }
+
+  public static boolean isNull(ColumnVector v, int row) {
+    int i = idx(v, row);
+    return !v.noNulls && v.isNull[i];
+  }
+
+  /** Reads one value in the storage representation (see {@link TypeKind}), or null. */
+  public static Object get(ColumnVector v, TypeKind kind, int row) {
+    int i = idx(v, row);
+    if (!v.noNulls && v.isNull[i]) {
+      return null;
+    }
+    switch (kind) {
+      case BOOLEAN:
+        return ((LongColumnVector) v).vector[i] != 0;
+      case TINYINT:
+        return (byte) ((LongColumnVector) v).vector[i];
+      case SMALLINT:
+        return (short) ((LongColumnVector) v).vector[i];
+      case INTEGER:
+      case DATE:
+        return (int) ((LongColumnVector) v).vector[i];
+      case BIGINT:
+        return ((LongColumnVector) v).vector[i];
+      case REAL:
+        return (float) ((DoubleColumnVector) v).vector[i];
+      case DOUBLE:
+        return ((DoubleColumnVector) v).vector[i];
+      case DECIMAL:
+        return ((DecimalColumnVector) v).vector[i].getHiveDecimal().bigDecimalValue();
+      case CHAR:
+      case VARCHAR:
+        return string((BytesColumnVector) v, i);
+      case TIMESTAMP:
+        return ((TimestampColumnVector) v).getTime(i);
+      default:
+        throw new AssertionError(kind);
+    }
+  }
+
+  public static String string(BytesColumnVector v, int i) {
+    return new String(v.vector[i], v.start[i], v.length[i], StandardCharsets.UTF_8);
+  }
+
+  /** Writes one value (storage representation or a compatible Number/String), or null. */
+  public static void set(ColumnVector v, DataType type, int row, Object value) {
+    if (value == null) {
+      v.noNulls = false;
+      v.isNull[row] = true;
+      if (v instanceof BytesColumnVector b) {
+        b.vector[row] = EMPTY;
+        b.start[row] = 0;
+        b.length[row] = 0;
+      }
+      return;
+    }
+    v.isNull[row] = false;
+    switch (type.kind()) {
+      case BOOLEAN -> ((LongColumnVector) v).vector[row] = ((Boolean) value) ? 1 : 0;
+      case TINYINT, SMALLINT, INTEGER, BIGINT, DATE ->
+          ((LongColumnVector) v).vector[row] = ((Number) value).longValue();
+      case REAL, DOUBLE -> ((DoubleColumnVector) v).vector[row] = ((Number) value).doubleValue();
+      case DECIMAL -> {
+        BigDecimal bd = value instanceof BigDecimal d ? d : new BigDecimal(value.toString());
+        HiveDecimal hd = HiveDecimal.create(bd);
+        DecimalColumnVector dv = (DecimalColumnVector) v;
+        dv.set(row, hd);
+        if (dv.isNull[row]) {
+          throw new IllegalArgumentException("Value " + bd + " does not fit " + type);
+        }
+      }
+      case CHAR, VARCHAR -> {
+        byte[] bytes = value.toString().getBytes(StandardCharsets.UTF_8);
+        ((BytesColumnVector) v).setVal(row, bytes);
+      }
+      case TIMESTAMP -> {
+        long millis = ((Number) value).longValue();
+        Timestamp ts = new Timestamp(millis);
+        ((TimestampColumnVector) v).set(row, ts);
+      }
+      default -> throw new AssertionError(type);
+    }
+  }
+
+  private static final byte[] EMPTY = new byte[0];
+
+  /** A writable batch for an ORC schema: string buffers initialised, no nulls yet. */
+  public static org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch newBatch(
+      org.apache.orc.TypeDescription schema, int size) {
+    var batch = schema.createRowBatch(size);
+    for (ColumnVector cv : batch.cols) {
+      cv.noNulls = true;
+      if (cv instanceof BytesColumnVector b) {
+        b.initBuffer();
+      }
+    }
+    return batch;
+  }
+
+  /** Makes a batch writable again after its rows were consumed. */
+  public static void resetBatch(org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch batch) {
+    batch.reset();
+    for (ColumnVector cv : batch.cols) {
+      cv.noNulls = true;
+      if (cv instanceof BytesColumnVector b) {
+        b.initBuffer();
+      }
+    }
+  }
+
+  /** Copies one value between vectors of the same type; strings are copied, not referenced. */
+  public static void copy(ColumnVector src, int srcRow, ColumnVector dst, int dstRow, TypeKind kind) {
+    int i = idx(src, srcRow);
+    if (!src.noNulls && src.isNull[i]) {
+      dst.noNulls = false;
+      dst.isNull[dstRow] = true;
+      if (dst instanceof BytesColumnVector b) {
+        b.vector[dstRow] = EMPTY;
+        b.start[dstRow] = 0;
+        b.length[dstRow] = 0;
+      }
+      return;
+    }
+    dst.isNull[dstRow] = false;
+    switch (kind) {
+      case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DATE ->
+          ((LongColumnVector) dst).vector[dstRow] = ((LongColumnVector) src).vector[i];
+      case REAL, DOUBLE -> ((DoubleColumnVector) dst).vector[dstRow] = ((DoubleColumnVector) src).vector[i];
+      case DECIMAL -> ((DecimalColumnVector) dst).set(dstRow, ((DecimalColumnVector) src).vector[i]);
+      case CHAR, VARCHAR -> {
+        BytesColumnVector s = (BytesColumnVector) src;
+        ((BytesColumnVector) dst).setVal(dstRow, s.vector[i], s.start[i], s.length[i]);
+      }
+      case TIMESTAMP -> {
+        TimestampColumnVector s = (TimestampColumnVector) src;
+        TimestampColumnVector d = (TimestampColumnVector) dst;
+        d.time[dstRow] = s.time[i];
+        d.nanos[dstRow] = s.nanos[i];
+      }
+      default -> throw new AssertionError(kind);
+    }
+  }
+
+  /** Compares two values of the same type; NULL sorts after every value (NULLS LAST). */
+  public static int compare(ColumnVector a, int ra, ColumnVector b, int rb, TypeKind kind) {
+    int i = idx(a, ra);
+    int j = idx(b, rb);
+    boolean na = !a.noNulls && a.isNull[i];
+    boolean nb = !b.noNulls && b.isNull[j];
+    if (na || nb) {
+      return na == nb ? 0 : (na ? 1 : -1);
+    }
+    switch (kind) {
+      case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DATE:
+        return Long.compare(((LongColumnVector) a).vector[i], ((LongColumnVector) b).vector[j]);
+      case REAL, DOUBLE:
+        return Double.compare(((DoubleColumnVector) a).vector[i], ((DoubleColumnVector) b).vector[j]);
+      case DECIMAL:
+        return ((DecimalColumnVector) a).vector[i].compareTo(((DecimalColumnVector) b).vector[j]);
+      case CHAR, VARCHAR: {
+        BytesColumnVector x = (BytesColumnVector) a;
+        BytesColumnVector y = (BytesColumnVector) b;
+        return compareBytes(x.vector[i], x.start[i], x.length[i], y.vector[j], y.start[j], y.length[j]);
+      }
+      case TIMESTAMP: {
+        TimestampColumnVector x = (TimestampColumnVector) a;
+        TimestampColumnVector y = (TimestampColumnVector) b;
+        int c = Long.compare(x.time[i], y.time[j]);
+        return c != 0 ? c : Integer.compare(x.nanos[i], y.nanos[j]);
+      }
+      default:
+        throw new AssertionError(kind);
+    }
+  }
+
+  /** Unsigned lexicographic byte comparison: the order of UTF-8 strings by code point. */
+  public static int compareBytes(byte[] a, int as, int al, byte[] b, int bs, int bl) {
+    return java.util.Arrays.compareUnsigned(a, as, as + al, b, bs, bs + bl);
+  }
+
+  /** Compares a stored value with a storage-representation constant; NULL handled by callers. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public static int compareValues(Object a, Object b) {
+    if (a instanceof Number x && b instanceof Number y) {
+      if (x instanceof BigDecimal || y instanceof BigDecimal) {
+        return toBig(x).compareTo(toBig(y));
+      }
+      if (isIntegral(x) && isIntegral(y)) {
+        return Long.compare(x.longValue(), y.longValue());
+      }
+      return Double.compare(x.doubleValue(), y.doubleValue());
+    }
+    if (a instanceof String x && b instanceof String y) {
+      return compareUtf8(x, y);
+    }
+    return ((Comparable) a).compareTo(b);
+  }
+
+  /** Orders strings as their UTF-8 bytes do (the order vectors and ORC use). */
+  public static int compareUtf8(String x, String y) {
+    int n = Math.min(x.length(), y.length());
+    for (int k = 0; k < n; k++) {
+      int cx = x.charAt(k);
+      int cy = y.charAt(k);
+      if (cx != cy) {
+        boolean sx = Character.isSurrogate((char) cx);
+        boolean sy = Character.isSurrogate((char) cy);
+        if (sx != sy) {
+          return sx ? 1 : -1; // surrogates encode code points above every BMP char
+        }
+        return Integer.compare(cx, cy);
+      }
+    }
+    return Integer.compare(x.length(), y.length());
+  }
+
+  static boolean isIntegral(Number n) {
+    return n instanceof Long || n instanceof Integer || n instanceof Short || n instanceof Byte;
+  }
+
+  public static BigDecimal toBig(Number n) {
+    if (n instanceof BigDecimal b) {
+      return b;
+    }
+    if (isIntegral(n)) {
+      return BigDecimal.valueOf(n.longValue());
+    }
+    return BigDecimal.valueOf(n.doubleValue());
+  }
+
+  /** Rough in-memory size of one value, for buffer accounting. */
+  public static long estimateBytes(ColumnVector v, TypeKind kind, int row) {
+    if (kind.isString()) {
+      BytesColumnVector b = (BytesColumnVector) v;
+      return 16 + b.length[idx(v, row)];
+    }
+    return kind == TypeKind.DECIMAL ? 32 : 9;
+  }
+
+  /** Keeps a writable for callers that compare decimals. */
+  public static HiveDecimalWritable decimal(BigDecimal d) {
+    return new HiveDecimalWritable(HiveDecimal.create(d));
+  }
+}

@@ -1,0 +1,127 @@
+package dev.travertine.mergetree.log;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.travertine.io.FileIO;
+import dev.travertine.io.FileInfo;
+import dev.travertine.mergetree.part.PartInfo;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A table's metadata log: the source of truth for its active parts. Entries are objects
+ * {@code log/<seq>.json}, each written once with create-if-absent, so a commit is one atomic
+ * object creation even on stores without rename. Every {@link #CHECKPOINT_EVERY} entries a
+ * checkpoint {@code log/<seq>.checkpoint.json} records the whole state and older entries are
+ * removed. See docs/design/storage-format.md.
+ */
+public final class MetadataLog {
+  static final int CHECKPOINT_EVERY = 64;
+  public static final ObjectMapper JSON = new ObjectMapper()
+      .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+  private final FileIO io;
+  private final String where;
+
+  /** Replayed state. */
+  public record State(Map<String, PartInfo> active, long lastSeq, long walFlushedUpTo, long nextBlock) {}
+
+  public MetadataLog(FileIO io, String where) {
+    this.io = io;
+    this.where = where;
+  }
+
+  public State replay() throws IOException {
+    List<FileInfo> files = io.list("log");
+    long checkpointSeq = -1;
+    for (FileInfo f : files) {
+      String n = name(f);
+      if (n.endsWith(".checkpoint.json")) {
+        checkpointSeq = Math.max(checkpointSeq, Long.parseLong(n.substring(0, n.indexOf('.'))));
+      }
+    }
+    Map<String, PartInfo> active = new LinkedHashMap<>();
+    long lastSeq = 0;
+    long walUpTo = 0;
+    long nextBlock = 1;
+    if (checkpointSeq >= 0) {
+      LogEntry cp = read(String.format("log/%020d.checkpoint.json", checkpointSeq));
+      cp.add().forEach(p -> active.put(p.name(), p));
+      lastSeq = cp.seq();
+      walUpTo = cp.walFlushedUpTo();
+      nextBlock = cp.nextBlock();
+    }
+    for (FileInfo f : files) {
+      String n = name(f);
+      if (n.endsWith(".checkpoint.json") || !n.endsWith(".json")) {
+        continue;
+      }
+      long seq = Long.parseLong(n.substring(0, n.indexOf('.')));
+      if (seq <= lastSeq) {
+        continue;
+      }
+      if (seq != lastSeq + 1) {
+        throw new IOException("Cannot open table at " + where + ": metadata log is missing entry " + (lastSeq + 1));
+      }
+      LogEntry e = read(f.path());
+      if (e.truncate()) {
+        active.clear();
+      }
+      e.remove().forEach(active::remove);
+      e.add().forEach(p -> active.put(p.name(), p));
+      lastSeq = seq;
+      walUpTo = Math.max(walUpTo, e.walFlushedUpTo());
+      nextBlock = Math.max(nextBlock, e.nextBlock());
+    }
+    return new State(active, lastSeq, walUpTo, nextBlock);
+  }
+
+  private static String name(FileInfo f) {
+    return f.path().substring(f.path().lastIndexOf('/') + 1);
+  }
+
+  private LogEntry read(String path) throws IOException {
+    byte[] data = io.readAll(path);
+    try {
+      return JSON.readValue(data, LogEntry.class);
+    } catch (IOException e) {
+      throw new IOException("Cannot open table at " + where + ": corrupt metadata log entry " + path
+          + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Commits an entry. Fails if an entry with that sequence number exists (another writer won);
+   * the caller's state is then stale and the commit must not be assumed.
+   */
+  public void append(LogEntry entry) throws IOException {
+    byte[] data = JSON.writeValueAsBytes(entry);
+    if (!io.writeIfAbsent(String.format("log/%020d.json", entry.seq()), data)) {
+      throw new IOException("Cannot commit: metadata log entry " + entry.seq() + " of " + where
+          + " already exists (concurrent writer)");
+    }
+  }
+
+  /** Whether a checkpoint is due after entry {@code seq}. */
+  public static boolean checkpointDue(long seq) {
+    return seq % CHECKPOINT_EVERY == 0;
+  }
+
+  /** Writes a checkpoint of the state at {@code seq} and removes the entries it covers. */
+  public void checkpoint(long seq, List<PartInfo> active, long walUpTo, long nextBlock, long time)
+      throws IOException {
+    LogEntry cp = new LogEntry(seq, time, "checkpoint", new ArrayList<>(active), List.of(), walUpTo, nextBlock,
+        false, true);
+    io.writeAtomic(String.format("log/%020d.checkpoint.json", seq), JSON.writeValueAsBytes(cp));
+    for (FileInfo f : io.list("log")) {
+      String n = name(f);
+      long s = Long.parseLong(n.substring(0, n.indexOf('.')));
+      if (s < seq || (s == seq && !n.endsWith(".checkpoint.json"))) {
+        io.delete(f.path());
+      }
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package dev.travertine.mergetree.part;
+
+import dev.travertine.io.FileIO;
+import dev.travertine.io.hadoop.FileIOFileSystem;
+import java.io.IOException;
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.orc.CompressionKind;
+import org.apache.orc.OrcFile;
+import org.apache.orc.Reader;
+
+/** ORC settings shared by part writers and readers: one Hadoop configuration, UTC timestamps. */
+public final class OrcSupport {
+  private OrcSupport() {}
+
+  /** Key of the granule index in the ORC footer's user metadata. */
+  public static final String GRANULE_INDEX_KEY = "travertine.granules";
+
+  private static final Configuration CONF = new Configuration(false);
+
+  public static Configuration conf() {
+    return CONF;
+  }
+
+  public static FileIOFileSystem fileSystem(FileIO io) {
+    return new FileIOFileSystem(io, CONF);
+  }
+
+  public static CompressionKind compression(String name) {
+    return switch (name.toLowerCase(Locale.ROOT)) {
+      case "none" -> CompressionKind.NONE;
+      case "zstd" -> CompressionKind.ZSTD;
+      case "zlib" -> CompressionKind.ZLIB;
+      case "snappy" -> CompressionKind.SNAPPY;
+      default -> CompressionKind.LZ4;
+    };
+  }
+
+  /** Opens a part's ORC file. */
+  public static Reader openReader(FileIOFileSystem fs, String path, long length) throws IOException {
+    return OrcFile.createReader(FileIOFileSystem.toPath(path),
+        OrcFile.readerOptions(CONF).filesystem(fs).maxLength(length).useUTCTimestamp(true));
+  }
+}

@@ -1,0 +1,185 @@
+package dev.travertine.mergetree.part;
+
+import dev.travertine.io.FileIO;
+import dev.travertine.io.OutputFile;
+import dev.travertine.mergetree.block.Block;
+import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.mergetree.schema.TypeKind;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
+import org.apache.orc.CompressionKind;
+import org.apache.orc.OrcFile;
+import org.apache.orc.Writer;
+import org.apache.orc.impl.PhysicalFsWriter;
+import org.apache.orc.impl.writer.WriterEncryptionVariant;
+
+/**
+ * Writes one part: rows (already in sort order) into an ORC file whose row index stride is the
+ * granularity, cutting stripes only at granule boundaries, while computing the granule index and
+ * the file's CRC32. The file appears at its path only on {@link #finish()} (see {@link OutputFile}).
+ */
+public final class PartWriter implements AutoCloseable {
+  /** Granules per stripe: stripes are cut here, never inside a granule. */
+  static final int GRANULES_PER_STRIPE_ROWS = 1 << 20;
+
+  private final TableSchema schema;
+  private final TypeKind[] kinds;
+  private final int granularity;
+  private final long stripeRows;
+  private final OutputFile.AbortableOutputStream out;
+  private final CRC32 crc = new CRC32();
+  private final Writer writer;
+  private final VectorizedRowBatch batch;
+  private final GranuleIndex.Builder index;
+  private long rowsWritten;
+  private boolean done;
+
+  /** Granules per stripe for a granularity: stripes hold exactly this many granules (but the last). */
+  public static int granulesPerStripe(int granularity) {
+    return Math.max(1, GRANULES_PER_STRIPE_ROWS / granularity);
+  }
+
+  public PartWriter(FileIO io, String path, TableSchema schema, int granularity, CompressionKind compression)
+      throws IOException {
+    this.schema = schema;
+    this.kinds = new TypeKind[schema.size()];
+    for (int i = 0; i < kinds.length; i++) {
+      kinds[i] = schema.column(i).type().kind();
+    }
+    this.granularity = granularity;
+    long granulesPerStripe = granulesPerStripe(granularity);
+    this.stripeRows = granulesPerStripe * granularity;
+    this.index = new GranuleIndex.Builder(schema, granularity);
+    this.out = io.newOutputFile(path).create();
+    OutputStream checksummed = new OutputStream() {
+      @Override
+      public void write(int b) throws IOException {
+        crc.update(b);
+        out.write(b);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        crc.update(b, off, len);
+        out.write(b, off, len);
+      }
+    };
+    try {
+      OrcFile.WriterOptions opts = OrcFile.writerOptions(OrcSupport.conf())
+          .setSchema(schema.orcSchema())
+          .rowIndexStride(granularity)
+          .compress(compression)
+          .bufferSize(64 * 1024)
+          .stripeSize(1L << 31)
+          .blockPadding(false)
+          .useUTCTimestamp(true)
+          .overwrite(true);
+      FSDataOutputStream fsOut = new FSDataOutputStream(checksummed, null);
+      opts.physicalWriter(new PhysicalFsWriter(fsOut, opts, new WriterEncryptionVariant[0]));
+      opts.fileSystem(OrcSupport.fileSystem(io));
+      this.writer = OrcFile.createWriter(dev.travertine.io.hadoop.FileIOFileSystem.toPath(path), opts);
+    } catch (IOException | RuntimeException e) {
+      out.abort();
+      throw e;
+    }
+    int size;
+    if (granularity <= 1024) {
+      size = (1024 / granularity) * granularity;
+    } else if (granularity % 1024 == 0) {
+      size = 1024;
+    } else {
+      size = granularity;
+    }
+    this.batch = Vectors.newBatch(schema.orcSchema(), size);
+  }
+
+  /** Appends one row copied from vectors laid out like the table schema. */
+  public void append(ColumnVector[] src, int row) throws IOException {
+    int p = batch.size;
+    for (int c = 0; c < kinds.length; c++) {
+      Vectors.copy(src[c], row, batch.cols[c], p, kinds[c]);
+    }
+    batch.size++;
+    afterAppend();
+  }
+
+  /** Appends rows {@code order[from..to)} of a block, in that order. */
+  public void append(Block block, int[] order, int from, int to) throws IOException {
+    for (int k = from; k < to; k++) {
+      int r = order == null ? k : order[k];
+      var chunk = block.chunks().get(r >>> Block.CHUNK_SHIFT);
+      int pos = Block.pos(r);
+      int p = batch.size;
+      for (int c = 0; c < kinds.length; c++) {
+        Vectors.copy(chunk.cols[c], pos, batch.cols[c], p, kinds[c]);
+      }
+      batch.size++;
+      afterAppend();
+    }
+  }
+
+  private void afterAppend() throws IOException {
+    if (batch.size == batch.getMaxSize() || (rowsWritten + batch.size) % stripeRows == 0) {
+      flushBatch();
+    }
+  }
+
+  private void flushBatch() throws IOException {
+    if (batch.size == 0) {
+      return;
+    }
+    index.add(batch);
+    writer.addRowBatch(batch);
+    rowsWritten += batch.size;
+    Vectors.resetBatch(batch);
+    if (rowsWritten % stripeRows == 0) {
+      writer.writeIntermediateFooter();
+    }
+  }
+
+  public long rows() {
+    return rowsWritten + batch.size;
+  }
+
+  /** Result of a finished part file. */
+  public record Written(long rows, long bytes, String checksum, GranuleIndex index) {}
+
+  /** Closes the file, publishing it. */
+  public Written finish() throws IOException {
+    try {
+      flushBatch();
+      GranuleIndex gi = index.build();
+      writer.addUserMetadata(OrcSupport.GRANULE_INDEX_KEY, ByteBuffer.wrap(gi.serialize()));
+      writer.close();
+      out.close(); // publishes the file: ORC closes only its wrapper, which does not close ours
+      done = true;
+      return new Written(rowsWritten, out.position(), String.format("%08x", crc.getValue()), gi);
+    } catch (IOException | RuntimeException e) {
+      abort();
+      throw e;
+    }
+  }
+
+  /** Discards the file. */
+  public void abort() {
+    if (!done) {
+      done = true;
+      out.abort();
+    }
+  }
+
+  @Override
+  public void close() {
+    abort();
+  }
+
+  public TableSchema schema() {
+    return schema;
+  }
+}

@@ -1,0 +1,473 @@
+package dev.travertine.mergetree.scan;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.mergetree.schema.TypeKind;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+
+/**
+ * A filter the engine evaluates itself: comparisons of a column with constants, IN lists,
+ * IS [NOT] NULL, and AND/OR of those. Constants are in the column's storage representation.
+ * Semantics are SQL's for WHERE: a row passes only if the predicate is TRUE (NULL fails).
+ *
+ * <p>Three uses: {@link #mayMatch} on min/max statistics (partition and granule pruning),
+ * {@link #filter} on column vectors (the scan's selection vector), and conversion to an ORC
+ * SearchArgument so ORC skips the same row groups.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "p")
+@JsonSubTypes({
+    @JsonSubTypes.Type(value = Predicate.Compare.class, name = "cmp"),
+    @JsonSubTypes.Type(value = Predicate.In.class, name = "in"),
+    @JsonSubTypes.Type(value = Predicate.IsNull.class, name = "null"),
+    @JsonSubTypes.Type(value = Predicate.And.class, name = "and"),
+    @JsonSubTypes.Type(value = Predicate.Or.class, name = "or")})
+public sealed interface Predicate {
+
+  /** Comparison operators. */
+  enum Op {
+    EQ("="), NE("<>"), LT("<"), LE("<="), GT(">"), GE(">=");
+
+    final String sql;
+
+    Op(String sql) {
+      this.sql = sql;
+    }
+
+    boolean test(int cmp) {
+      return switch (this) {
+        case EQ -> cmp == 0;
+        case NE -> cmp != 0;
+        case LT -> cmp < 0;
+        case LE -> cmp <= 0;
+        case GT -> cmp > 0;
+        case GE -> cmp >= 0;
+      };
+    }
+  }
+
+  /** Table column indexes this predicate reads. */
+  void collectColumns(BitSet out);
+
+  /** False only if no row with these statistics can pass. */
+  boolean mayMatch(StatsView stats);
+
+  /**
+   * Keeps, of the {@code n} selected rows in {@code sel}, those that pass; returns the new count.
+   * {@code cols} is indexed by table column.
+   */
+  int filter(ColumnVector[] cols, int[] sel, int n);
+
+  /** Fixes constant types to the columns' storage representations; throws on impossible ones. */
+  Predicate bind(TableSchema schema);
+
+  /** Renders with column names, for EXPLAIN. */
+  String describe(TableSchema schema);
+
+  /** {@code column op value}. */
+  record Compare(int column, Op op, Object value) implements Predicate {
+    @Override
+    public void collectColumns(BitSet out) {
+      out.set(column);
+    }
+
+    @Override
+    public boolean mayMatch(StatsView s) {
+      if (s.allNull(column)) {
+        return false;
+      }
+      Object min = s.min(column);
+      Object max = s.max(column);
+      if (min == null || max == null) {
+        return true;
+      }
+      int cMin = Vectors.compareValues(min, value);
+      int cMax = Vectors.compareValues(max, value);
+      return switch (op) {
+        case EQ -> cMin <= 0 && cMax >= 0;
+        case NE -> !(cMin == 0 && cMax == 0);
+        case LT -> cMin < 0;
+        case LE -> cMin <= 0;
+        case GT -> cMax > 0;
+        case GE -> cMax >= 0;
+      };
+    }
+
+    @Override
+    public int filter(ColumnVector[] cols, int[] sel, int n) {
+      ColumnVector v = cols[column];
+      int out = 0;
+      if (v instanceof LongColumnVector lv && value instanceof Number num && !(value instanceof BigDecimal)
+          && !(value instanceof Double) && !(value instanceof Float)) {
+        long c = num.longValue();
+        long[] a = lv.vector;
+        boolean rep = v.isRepeating;
+        boolean noNulls = v.noNulls;
+        boolean[] isNull = v.isNull;
+        switch (op) {
+          case EQ -> {
+            for (int k = 0; k < n; k++) {
+              int r = sel[k];
+              int i = rep ? 0 : r;
+              if ((noNulls || !isNull[i]) && a[i] == c) {
+                sel[out++] = r;
+              }
+            }
+          }
+          case LT -> {
+            for (int k = 0; k < n; k++) {
+              int r = sel[k];
+              int i = rep ? 0 : r;
+              if ((noNulls || !isNull[i]) && a[i] < c) {
+                sel[out++] = r;
+              }
+            }
+          }
+          case LE -> {
+            for (int k = 0; k < n; k++) {
+              int r = sel[k];
+              int i = rep ? 0 : r;
+              if ((noNulls || !isNull[i]) && a[i] <= c) {
+                sel[out++] = r;
+              }
+            }
+          }
+          case GT -> {
+            for (int k = 0; k < n; k++) {
+              int r = sel[k];
+              int i = rep ? 0 : r;
+              if ((noNulls || !isNull[i]) && a[i] > c) {
+                sel[out++] = r;
+              }
+            }
+          }
+          case GE -> {
+            for (int k = 0; k < n; k++) {
+              int r = sel[k];
+              int i = rep ? 0 : r;
+              if ((noNulls || !isNull[i]) && a[i] >= c) {
+                sel[out++] = r;
+              }
+            }
+          }
+          case NE -> {
+            for (int k = 0; k < n; k++) {
+              int r = sel[k];
+              int i = rep ? 0 : r;
+              if ((noNulls || !isNull[i]) && a[i] != c) {
+                sel[out++] = r;
+              }
+            }
+          }
+        }
+        return out;
+      }
+      if (v instanceof DoubleColumnVector dv && value instanceof Number num) {
+        double c = num.doubleValue();
+        double[] a = dv.vector;
+        for (int k = 0; k < n; k++) {
+          int r = sel[k];
+          int i = v.isRepeating ? 0 : r;
+          if ((v.noNulls || !v.isNull[i]) && op.test(Double.compare(a[i], c) == 0 && a[i] == c ? 0
+              : (a[i] < c ? -1 : (a[i] > c ? 1 : Double.compare(a[i], c))))) {
+            sel[out++] = r;
+          }
+        }
+        return out;
+      }
+      if (v instanceof BytesColumnVector bv && value instanceof String str) {
+        byte[] c = str.getBytes(StandardCharsets.UTF_8);
+        for (int k = 0; k < n; k++) {
+          int r = sel[k];
+          int i = v.isRepeating ? 0 : r;
+          if ((v.noNulls || !v.isNull[i])
+              && op.test(Vectors.compareBytes(bv.vector[i], bv.start[i], bv.length[i], c, 0, c.length))) {
+            sel[out++] = r;
+          }
+        }
+        return out;
+      }
+      // Generic path (decimals, timestamps): value by value.
+      TypeKind kind = kindOf(v, value);
+      for (int k = 0; k < n; k++) {
+        int r = sel[k];
+        Object x = Vectors.get(v, kind, r);
+        if (x != null && op.test(Vectors.compareValues(x, value))) {
+          sel[out++] = r;
+        }
+      }
+      return out;
+    }
+
+    @Override
+    public Predicate bind(TableSchema schema) {
+      return new Compare(column, op, coerce(schema.column(column).type(), value));
+    }
+
+    @Override
+    public String describe(TableSchema schema) {
+      return schema.column(column).name() + " " + op.sql + " " + literal(value);
+    }
+  }
+
+  /** {@code column IN (values)}; values are non-null. */
+  record In(int column, List<Object> values) implements Predicate {
+    @Override
+    public void collectColumns(BitSet out) {
+      out.set(column);
+    }
+
+    @Override
+    public boolean mayMatch(StatsView s) {
+      for (Object v : values) {
+        if (new Compare(column, Op.EQ, v).mayMatch(s)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public int filter(ColumnVector[] cols, int[] sel, int n) {
+      if (values.size() == 1) {
+        return new Compare(column, Op.EQ, values.get(0)).filter(cols, sel, n);
+      }
+      ColumnVector v = cols[column];
+      if (v instanceof LongColumnVector lv && values.stream().allMatch(x -> x instanceof Long)) {
+        long[] sorted = values.stream().mapToLong(x -> (Long) x).sorted().toArray();
+        int out = 0;
+        for (int k = 0; k < n; k++) {
+          int r = sel[k];
+          int i = v.isRepeating ? 0 : r;
+          if ((v.noNulls || !v.isNull[i]) && java.util.Arrays.binarySearch(sorted, lv.vector[i]) >= 0) {
+            sel[out++] = r;
+          }
+        }
+        return out;
+      }
+      // Union of equality selections, kept in row order.
+      BitSet keep = new BitSet();
+      int[] tmp = new int[n];
+      for (Object x : values) {
+        System.arraycopy(sel, 0, tmp, 0, n);
+        int m = new Compare(column, Op.EQ, x).filter(cols, tmp, n);
+        for (int k = 0; k < m; k++) {
+          keep.set(tmp[k]);
+        }
+      }
+      int out = 0;
+      for (int k = 0; k < n; k++) {
+        if (keep.get(sel[k])) {
+          sel[out++] = sel[k];
+        }
+      }
+      return out;
+    }
+
+    @Override
+    public Predicate bind(TableSchema schema) {
+      DataType t = schema.column(column).type();
+      List<Object> vs = new ArrayList<>();
+      for (Object v : values) {
+        vs.add(coerce(t, v));
+      }
+      return new In(column, vs);
+    }
+
+    @Override
+    public String describe(TableSchema schema) {
+      StringBuilder sb = new StringBuilder(schema.column(column).name()).append(" IN (");
+      for (int i = 0; i < values.size(); i++) {
+        sb.append(i > 0 ? ", " : "").append(literal(values.get(i)));
+      }
+      return sb.append(')').toString();
+    }
+  }
+
+  /** {@code column IS NULL} or, negated, {@code IS NOT NULL}. */
+  record IsNull(int column, boolean negated) implements Predicate {
+    @Override
+    public void collectColumns(BitSet out) {
+      out.set(column);
+    }
+
+    @Override
+    public boolean mayMatch(StatsView s) {
+      return negated ? !s.allNull(column) : s.hasNull(column);
+    }
+
+    @Override
+    public int filter(ColumnVector[] cols, int[] sel, int n) {
+      ColumnVector v = cols[column];
+      if (v.noNulls) {
+        return negated ? n : 0;
+      }
+      int out = 0;
+      for (int k = 0; k < n; k++) {
+        int r = sel[k];
+        boolean isNull = v.isNull[v.isRepeating ? 0 : r];
+        if (isNull != negated) {
+          sel[out++] = r;
+        }
+      }
+      return out;
+    }
+
+    @Override
+    public Predicate bind(TableSchema schema) {
+      return this;
+    }
+
+    @Override
+    public String describe(TableSchema schema) {
+      return schema.column(column).name() + (negated ? " IS NOT NULL" : " IS NULL");
+    }
+  }
+
+  /** All of the children. */
+  record And(List<Predicate> children) implements Predicate {
+    @Override
+    public void collectColumns(BitSet out) {
+      children.forEach(c -> c.collectColumns(out));
+    }
+
+    @Override
+    public boolean mayMatch(StatsView s) {
+      for (Predicate c : children) {
+        if (!c.mayMatch(s)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    @Override
+    public int filter(ColumnVector[] cols, int[] sel, int n) {
+      for (Predicate c : children) {
+        n = c.filter(cols, sel, n);
+        if (n == 0) {
+          break;
+        }
+      }
+      return n;
+    }
+
+    @Override
+    public Predicate bind(TableSchema schema) {
+      return new And(children.stream().map(c -> c.bind(schema)).toList());
+    }
+
+    @Override
+    public String describe(TableSchema schema) {
+      return "AND(" + String.join(", ", children.stream().map(c -> c.describe(schema)).toList()) + ")";
+    }
+  }
+
+  /** Any of the children. */
+  record Or(List<Predicate> children) implements Predicate {
+    @Override
+    public void collectColumns(BitSet out) {
+      children.forEach(c -> c.collectColumns(out));
+    }
+
+    @Override
+    public boolean mayMatch(StatsView s) {
+      for (Predicate c : children) {
+        if (c.mayMatch(s)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public int filter(ColumnVector[] cols, int[] sel, int n) {
+      BitSet keep = new BitSet();
+      int[] tmp = new int[n];
+      for (Predicate c : children) {
+        System.arraycopy(sel, 0, tmp, 0, n);
+        int m = c.filter(cols, tmp, n);
+        for (int k = 0; k < m; k++) {
+          keep.set(tmp[k]);
+        }
+      }
+      int out = 0;
+      for (int k = 0; k < n; k++) {
+        if (keep.get(sel[k])) {
+          sel[out++] = sel[k];
+        }
+      }
+      return out;
+    }
+
+    @Override
+    public Predicate bind(TableSchema schema) {
+      return new Or(children.stream().map(c -> c.bind(schema)).toList());
+    }
+
+    @Override
+    public String describe(TableSchema schema) {
+      return "OR(" + String.join(", ", children.stream().map(c -> c.describe(schema)).toList()) + ")";
+    }
+  }
+
+  private static TypeKind kindOf(ColumnVector v, Object value) {
+    if (value instanceof BigDecimal) {
+      return TypeKind.DECIMAL;
+    }
+    if (v instanceof org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector) {
+      return TypeKind.TIMESTAMP;
+    }
+    if (v instanceof LongColumnVector) {
+      return TypeKind.BIGINT;
+    }
+    if (v instanceof DoubleColumnVector) {
+      return TypeKind.DOUBLE;
+    }
+    if (v instanceof BytesColumnVector) {
+      return TypeKind.VARCHAR;
+    }
+    return TypeKind.DECIMAL;
+  }
+
+  /** Converts a constant to the storage representation of a column type. */
+  static Object coerce(DataType t, Object v) {
+    if (v == null) {
+      throw new IllegalArgumentException("Cannot compare with NULL in a pushed predicate");
+    }
+    return switch (t.kind()) {
+      case BOOLEAN -> v instanceof Boolean b ? (b ? 1L : 0L) : ((Number) v).longValue();
+      case TINYINT, SMALLINT, INTEGER, BIGINT, DATE -> {
+        if (v instanceof BigDecimal bd) {
+          yield bd.longValueExact();
+        }
+        if (v instanceof Double || v instanceof Float) {
+          double d = ((Number) v).doubleValue();
+          if (d != Math.rint(d)) {
+            throw new IllegalArgumentException("Cannot push a fractional constant on an integer column");
+          }
+          yield (long) d;
+        }
+        yield ((Number) v).longValue();
+      }
+      case REAL, DOUBLE -> ((Number) v).doubleValue();
+      case DECIMAL -> v instanceof BigDecimal bd ? bd : new BigDecimal(v.toString());
+      case CHAR, VARCHAR -> v.toString();
+      case TIMESTAMP -> ((Number) v).longValue();
+    };
+  }
+
+  private static String literal(Object v) {
+    return v instanceof String s ? "'" + s.replace("'", "''") + "'" : String.valueOf(v);
+  }
+}

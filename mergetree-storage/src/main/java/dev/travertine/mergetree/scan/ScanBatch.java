@@ -1,0 +1,10 @@
+package dev.travertine.mergetree.scan;
+
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+
+/**
+ * Rows a scan produced: column vectors indexed by table column (only requested ones filled) and
+ * the positions of the rows that passed the filter, {@code sel[0..size)}. Valid until the consumer
+ * asks for the next batch.
+ */
+public record ScanBatch(ColumnVector[] cols, int[] sel, int size) {}

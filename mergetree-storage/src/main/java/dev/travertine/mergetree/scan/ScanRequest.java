@@ -1,0 +1,15 @@
+package dev.travertine.mergetree.scan;
+
+/**
+ * What a query asks of a table scan.
+ *
+ * @param columns table column indexes the consumer reads (order irrelevant)
+ * @param filter rows must pass this (null = all rows)
+ * @param limit stop after this many passing rows (-1 = no limit)
+ * @param ordered emit rows in sort-key order (read in order, merging parts)
+ * @param maxThreads threads for an unordered scan
+ * @param batchSize rows per batch read
+ * @param usePruning use partition and granule statistics to skip data
+ */
+public record ScanRequest(int[] columns, Predicate filter, long limit, boolean ordered, int maxThreads,
+    int batchSize, boolean usePruning) {}

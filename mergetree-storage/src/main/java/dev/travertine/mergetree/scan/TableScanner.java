@@ -1,0 +1,579 @@
+package dev.travertine.mergetree.scan;
+
+import dev.travertine.mergetree.EngineContext;
+import dev.travertine.mergetree.EngineEvents;
+import dev.travertine.mergetree.TableSnapshot;
+import dev.travertine.mergetree.block.Block;
+import dev.travertine.mergetree.block.IntSort;
+import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.mergetree.part.PartRef;
+import dev.travertine.mergetree.part.PartWriter;
+import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.mergetree.schema.TypeKind;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
+import org.apache.hadoop.hive.ql.io.sarg.SearchArgument;
+import org.apache.orc.Reader;
+import org.apache.orc.RecordReader;
+import org.apache.orc.StripeInformation;
+
+/**
+ * Executes a scan over a snapshot: reads the planned parts' ORC files (only the requested
+ * columns, skipping granules through a SearchArgument), filters each batch into a selection
+ * vector, and hands out {@link ScanBatch}es. Unordered scans run tasks (part stripes and the
+ * insert buffer) on up to {@code maxThreads} threads; ordered scans merge the sorted parts on the
+ * sort key. Not thread-safe for the consumer; close it when done.
+ */
+public final class TableScanner implements AutoCloseable {
+  private final TableSnapshot snapshot;
+  private final ScanRequest request;
+  private final EngineContext ctx;
+  private final ScanPlan plan;
+  private final TableSchema schema;
+  private final boolean[] include;
+  private final SearchArgument sarg;
+  private final String[] columnNames;
+  private final AtomicLong rowsRead = new AtomicLong();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final Producer producer;
+  private long emitted;
+
+  /** A stream of batches from one task. */
+  private interface Source extends AutoCloseable {
+    ScanBatch next() throws IOException;
+
+    @Override
+    void close() throws IOException;
+  }
+
+  private interface Producer extends AutoCloseable {
+    ScanBatch next() throws IOException;
+
+    @Override
+    void close() throws IOException;
+  }
+
+  public static TableScanner open(TableSnapshot snapshot, ScanRequest request, EngineContext ctx) {
+    return new TableScanner(snapshot, request, ctx);
+  }
+
+  private TableScanner(TableSnapshot snapshot, ScanRequest request, EngineContext ctx) {
+    this.snapshot = snapshot;
+    this.request = request;
+    this.ctx = ctx;
+    this.schema = snapshot.definition().schema();
+    Predicate filter = request.filter();
+    this.plan = ScanPlan.plan(snapshot, filter, request.usePruning());
+    BitSet cols = new BitSet();
+    for (int c : request.columns()) {
+      cols.set(c);
+    }
+    if (filter != null) {
+      filter.collectColumns(cols);
+    }
+    if (request.ordered()) {
+      for (int k : snapshot.definition().sortKeyIndexes()) {
+        cols.set(k);
+      }
+    }
+    this.include = new boolean[schema.size() + 1];
+    include[0] = true;
+    cols.stream().forEach(c -> include[c + 1] = true);
+    this.columnNames = schema.columns().stream().map(c -> c.name()).toArray(String[]::new);
+    this.sarg = filter != null && request.usePruning() ? SargBuilder.build(filter, schema) : null;
+    ctx.events().add(EngineEvents.SELECTED_PARTS, plan.selectedParts());
+    ctx.events().add(EngineEvents.SELECTED_MARKS, plan.selectedGranules());
+    this.producer = request.ordered() ? new OrderedProducer() : unordered();
+  }
+
+  public ScanPlan plan() {
+    return plan;
+  }
+
+  /** Rows read from storage and buffer so far (before filtering). */
+  public long rowsRead() {
+    return rowsRead.get();
+  }
+
+  /** The next batch, or null at the end. */
+  public ScanBatch next() throws IOException {
+    long limit = request.limit();
+    if (limit >= 0 && emitted >= limit) {
+      return null;
+    }
+    while (true) {
+      ScanBatch b = producer.next();
+      if (b == null) {
+        return null;
+      }
+      if (b.size() == 0) {
+        continue;
+      }
+      int size = b.size();
+      if (limit >= 0 && emitted + size > limit) {
+        size = (int) (limit - emitted);
+      }
+      emitted += size;
+      return size == b.size() ? b : new ScanBatch(b.cols(), b.sel(), size);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (closed.compareAndSet(false, true)) {
+      try {
+        producer.close();
+      } finally {
+        ctx.events().add(EngineEvents.SELECTED_ROWS, rowsRead.get());
+        snapshot.close();
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- sources
+
+  private List<Source> allSources(boolean splitStripes) {
+    List<Source> out = new ArrayList<>();
+    for (ScanPlan.PartTask t : plan.tasks()) {
+      int gps = PartWriter.granulesPerStripe(t.part().info().granules() == 0 ? 1
+          : t.part().index().granularity());
+      int granules = t.part().info().granules();
+      int stripes = (granules + gps - 1) / gps;
+      if (!splitStripes || stripes <= 1) {
+        out.add(new PartSource(t, -1));
+      } else {
+        for (int s = 0; s < stripes; s++) {
+          boolean any = t.granules() == null;
+          for (int g = s * gps; !any && g < Math.min(granules, (s + 1) * gps); g++) {
+            any = t.granules()[g];
+          }
+          if (any) {
+            out.add(new PartSource(t, s));
+          }
+        }
+      }
+    }
+    if (!snapshot.buffered().isEmpty()) {
+      out.add(new BufferSource(snapshot.buffered()));
+    }
+    return out;
+  }
+
+  private int[] identitySel(int n) {
+    int[] sel = new int[n];
+    for (int i = 0; i < n; i++) {
+      sel[i] = i;
+    }
+    return sel;
+  }
+
+  private ScanBatch filtered(ColumnVector[] cols, int n) {
+    int[] sel = identitySel(n);
+    int m = request.filter() == null ? n : request.filter().filter(cols, sel, n);
+    return new ScanBatch(cols, sel, m);
+  }
+
+  /** Reads one part (or one stripe of it). */
+  private final class PartSource implements Source {
+    private final ScanPlan.PartTask task;
+    private final int stripe;
+    private Reader reader;
+    private RecordReader rows;
+    private boolean done;
+    private final boolean reuse;
+
+    PartSource(ScanPlan.PartTask task, int stripe) {
+      this.task = task;
+      this.stripe = stripe;
+      this.reuse = false;
+    }
+
+    private void open() throws IOException {
+      PartRef p = task.part();
+      reader = p.openReader();
+      Reader.Options o = reader.options().include(include).useSelected(false);
+      if (task.granules() != null && sarg != null) {
+        o.searchArgument(sarg, columnNames);
+        o.allowSARGToFilter(false);
+      }
+      if (stripe >= 0) {
+        StripeInformation si = reader.getStripes().get(stripe);
+        o.range(si.getOffset(), si.getLength());
+      }
+      rows = reader.rows(o);
+    }
+
+    @Override
+    public ScanBatch next() throws IOException {
+      if (done) {
+        return null;
+      }
+      if (reader == null) {
+        open();
+      }
+      VectorizedRowBatch batch = schema.orcSchema().createRowBatch(request.batchSize());
+      if (!rows.nextBatch(batch) || batch.size == 0) {
+        done = true;
+        close();
+        return null;
+      }
+      rowsRead.addAndGet(batch.size);
+      return filtered(batch.cols, batch.size);
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (rows != null) {
+        rows.close();
+        rows = null;
+      }
+      if (reader != null) {
+        reader.close();
+        reader = null;
+      }
+    }
+  }
+
+  /** Reads the insert buffer's blocks chunk by chunk (they are immutable). */
+  private final class BufferSource implements Source {
+    private final List<VectorizedRowBatch> chunks = new ArrayList<>();
+    private int i;
+
+    BufferSource(List<Block> blocks) {
+      blocks.forEach(b -> chunks.addAll(b.chunks()));
+    }
+
+    @Override
+    public ScanBatch next() {
+      while (i < chunks.size()) {
+        VectorizedRowBatch c = chunks.get(i++);
+        if (c.size > 0) {
+          rowsRead.addAndGet(c.size);
+          return filtered(c.cols, c.size);
+        }
+      }
+      return null;
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  // ---------------------------------------------------------------- unordered
+
+  private Producer unordered() {
+    int threads = Math.max(1, request.maxThreads());
+    List<Source> sources = allSources(threads > 1);
+    if (threads == 1 || sources.size() <= 1) {
+      return new SequentialProducer(sources);
+    }
+    return new ParallelProducer(sources, Math.min(threads, sources.size()));
+  }
+
+  private static final class SequentialProducer implements Producer {
+    private final List<Source> sources;
+    private int i;
+
+    SequentialProducer(List<Source> sources) {
+      this.sources = sources;
+    }
+
+    @Override
+    public ScanBatch next() throws IOException {
+      while (i < sources.size()) {
+        ScanBatch b = sources.get(i).next();
+        if (b != null) {
+          return b;
+        }
+        i++;
+      }
+      return null;
+    }
+
+    @Override
+    public void close() throws IOException {
+      IOException first = null;
+      for (Source s : sources) {
+        try {
+          s.close();
+        } catch (IOException e) {
+          first = first == null ? e : first;
+        }
+      }
+      if (first != null) {
+        throw first;
+      }
+    }
+  }
+
+  /** Worker threads pull sources from a queue and push filtered batches to a bounded queue. */
+  private final class ParallelProducer implements Producer {
+    private final Object end = new Object();
+    private final BlockingQueue<Object> out;
+    private final ConcurrentLinkedQueue<Source> todo;
+    private final List<Source> all;
+    private final List<Future<?>> workers = new ArrayList<>();
+    private final AtomicInteger running;
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private int ended;
+
+    ParallelProducer(List<Source> sources, int threads) {
+      this.all = sources;
+      this.todo = new ConcurrentLinkedQueue<>(sources);
+      this.out = new ArrayBlockingQueue<>(threads * 4);
+      this.running = new AtomicInteger(threads);
+      for (int t = 0; t < threads; t++) {
+        workers.add(ctx.scanPool().submit(this::work));
+      }
+    }
+
+    private void work() {
+      try {
+        Source s;
+        while (!stop.get() && (s = todo.poll()) != null) {
+          try (Source src = s) {
+            ScanBatch b;
+            while (!stop.get() && (b = src.next()) != null) {
+              if (b.size() > 0) {
+                put(b);
+              }
+            }
+          }
+        }
+      } catch (Throwable e) {
+        stop.set(true);
+        put(e);
+      } finally {
+        put(end);
+      }
+    }
+
+    private void put(Object o) {
+      try {
+        while (!out.offer(o, 50, TimeUnit.MILLISECONDS)) {
+          if (stop.get() && o != end && !(o instanceof Throwable)) {
+            return;
+          }
+          if (stop.get() && closed.get()) {
+            return;
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    @Override
+    public ScanBatch next() throws IOException {
+      while (ended < workers.size()) {
+        Object o;
+        try {
+          o = out.take();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("Scan interrupted", e);
+        }
+        if (o == end) {
+          ended++;
+        } else if (o instanceof Throwable t) {
+          stop.set(true);
+          if (t instanceof IOException io) {
+            throw io;
+          }
+          if (t instanceof RuntimeException re) {
+            throw re;
+          }
+          throw new IOException(t);
+        } else {
+          return (ScanBatch) o;
+        }
+      }
+      return null;
+    }
+
+    @Override
+    public void close() throws IOException {
+      stop.set(true);
+      out.clear();
+      for (Future<?> f : workers) {
+        try {
+          while (true) {
+            try {
+              f.get(50, TimeUnit.MILLISECONDS);
+              break;
+            } catch (java.util.concurrent.TimeoutException e) {
+              out.clear();
+            }
+          }
+        } catch (Exception e) {
+          // Worker failures were reported through the queue.
+        }
+      }
+      for (Source s : all) {
+        s.close();
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- ordered
+
+  /** Merges per-part sorted streams on the sort key (ClickHouse's read-in-order). */
+  private final class OrderedProducer implements Producer {
+    private final int[] key = snapshot.definition().sortKeyIndexes();
+    private final TypeKind[] kinds = new TypeKind[key.length];
+    private final List<Source> sources = new ArrayList<>();
+    private final PriorityQueue<Cursor> heap;
+    private boolean started;
+
+    private final class Cursor {
+      final Source source;
+      final int order;
+      ScanBatch batch;
+      int k;
+
+      Cursor(Source source, int order) {
+        this.source = source;
+        this.order = order;
+      }
+
+      boolean advance() throws IOException {
+        k++;
+        while (batch == null || k >= batch.size()) {
+          batch = source.next();
+          k = 0;
+          if (batch == null) {
+            return false;
+          }
+        }
+        return true;
+      }
+
+      int row() {
+        return batch.sel()[k];
+      }
+    }
+
+    OrderedProducer() {
+      for (int i = 0; i < key.length; i++) {
+        kinds[i] = schema.column(key[i]).type().kind();
+      }
+      heap = new PriorityQueue<>((a, b) -> {
+        for (int i = 0; i < key.length; i++) {
+          int c = Vectors.compare(a.batch.cols()[key[i]], a.row(), b.batch.cols()[key[i]], b.row(), kinds[i]);
+          if (c != 0) {
+            return c;
+          }
+        }
+        return Integer.compare(a.order, b.order);
+      });
+      for (ScanPlan.PartTask t : plan.tasks()) {
+        sources.add(new PartSource(t, -1));
+      }
+      if (!snapshot.buffered().isEmpty()) {
+        sources.add(sortedBuffer());
+      }
+    }
+
+    private Source sortedBuffer() {
+      Block rows = new Block(schema);
+      for (Block b : snapshot.buffered()) {
+        for (VectorizedRowBatch c : b.chunks()) {
+          rowsRead.addAndGet(c.size);
+          ScanBatch f = filtered(c.cols, c.size);
+          for (int i = 0; i < f.size(); i++) {
+            rows.appendFrom(c.cols, f.sel()[i]);
+          }
+        }
+      }
+      int[] order = identitySel(rows.rows());
+      IntSort.sort(order, (a, b) -> {
+        for (int i = 0; i < key.length; i++) {
+          int c = Vectors.compare(rows.vector(a, key[i]), Block.pos(a), rows.vector(b, key[i]), Block.pos(b),
+              kinds[i]);
+          if (c != 0) {
+            return c;
+          }
+        }
+        return Integer.compare(a, b);
+      });
+      Block sorted = new Block(schema);
+      for (int r : order) {
+        sorted.appendFrom(rows.chunks().get(r >>> Block.CHUNK_SHIFT).cols, Block.pos(r));
+      }
+      return new Source() {
+        int i;
+
+        @Override
+        public ScanBatch next() {
+          if (i >= sorted.chunks().size()) {
+            return null;
+          }
+          VectorizedRowBatch c = sorted.chunks().get(i++);
+          return new ScanBatch(c.cols, identitySel(c.size), c.size);
+        }
+
+        @Override
+        public void close() {}
+      };
+    }
+
+    @Override
+    public ScanBatch next() throws IOException {
+      if (!started) {
+        started = true;
+        for (int i = 0; i < sources.size(); i++) {
+          Cursor c = new Cursor(sources.get(i), i);
+          c.k = -1;
+          if (c.advance()) {
+            heap.add(c);
+          }
+        }
+      }
+      if (heap.isEmpty()) {
+        return null;
+      }
+      int size = request.batchSize();
+      VectorizedRowBatch out = Vectors.newBatch(schema.orcSchema(), size);
+      int n = 0;
+      while (n < size && !heap.isEmpty()) {
+        Cursor c = heap.poll();
+        int r = c.row();
+        for (int col = 0; col < schema.size(); col++) {
+          if (include[col + 1]) {
+            Vectors.copy(c.batch.cols()[col], r, out.cols[col], n, schema.column(col).type().kind());
+          }
+        }
+        n++;
+        if (c.advance()) {
+          heap.add(c);
+        }
+      }
+      return new ScanBatch(out.cols, identitySel(n), n);
+    }
+
+    @Override
+    public void close() throws IOException {
+      for (Source s : sources) {
+        s.close();
+      }
+    }
+  }
+
+  static UncheckedIOException unchecked(IOException e) {
+    return new UncheckedIOException(e);
+  }
+}

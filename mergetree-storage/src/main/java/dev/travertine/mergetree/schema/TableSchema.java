@@ -1,0 +1,57 @@
+package dev.travertine.mergetree.schema;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.orc.TypeDescription;
+
+/** The ordered columns of a table. */
+public record TableSchema(List<Column> columns) {
+  @JsonCreator
+  public TableSchema(@JsonProperty("columns") List<Column> columns) {
+    if (columns == null || columns.isEmpty()) {
+      throw new IllegalArgumentException("Invalid schema: a table needs at least one column");
+    }
+    Set<String> seen = new HashSet<>();
+    for (Column c : columns) {
+      if (!seen.add(c.name().toLowerCase(Locale.ROOT))) {
+        throw new IllegalArgumentException("Duplicate column name: " + c.name());
+      }
+    }
+    this.columns = List.copyOf(columns);
+  }
+
+  public int size() {
+    return columns.size();
+  }
+
+  public Column column(int i) {
+    return columns.get(i);
+  }
+
+  /** Index of a column by name (exact match first, then case-insensitive), or -1. */
+  public int indexOf(String name) {
+    return Names.find(columns, Column::name, name);
+  }
+
+  /** Index of a column, or a clear error. */
+  public int require(String name) {
+    int i = indexOf(name);
+    if (i < 0) {
+      throw new IllegalArgumentException("Unknown column: " + name);
+    }
+    return i;
+  }
+
+  /** The ORC struct type of this schema; field names are the column names. */
+  public TypeDescription orcSchema() {
+    TypeDescription t = TypeDescription.createStruct();
+    for (Column c : columns) {
+      t.addField(c.name(), c.type().orcType());
+    }
+    return t;
+  }
+}

@@ -1,0 +1,92 @@
+package dev.travertine.mergetree.settings;
+
+import static dev.travertine.mergetree.settings.Setting.Scope.SESSION;
+import static dev.travertine.mergetree.settings.Setting.Scope.TABLE;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The registry of every setting the engine knows: one home, each key beside its default.
+ * Names follow ClickHouse where the concept is the same.
+ */
+public final class Settings {
+  private Settings() {}
+
+  public static final int CORES = Runtime.getRuntime().availableProcessors();
+
+  // MergeTree table settings (CREATE TABLE … SETTINGS k = v).
+  public static final Setting INDEX_GRANULARITY = Setting.uint("index_granularity", 8192, 1000, 1 << 20, TABLE,
+      "Rows per granule: the unit of the sparse index and of skipping (ORC row index stride)");
+  public static final Setting MAX_PARTS_TO_MERGE_AT_ONCE = Setting.uint("max_parts_to_merge_at_once", 10, 2, 100,
+      TABLE, "Most parts one background merge combines");
+  public static final Setting MAX_BYTES_TO_MERGE_AT_MAX_SPACE = Setting.uint(
+      "max_bytes_to_merge_at_max_space_in_pool", 150L << 30, 1, Long.MAX_VALUE, TABLE,
+      "Largest total size of parts a background merge may produce");
+  public static final Setting MERGE_SELECTOR_BASE = Setting.uint("merge_selector_base", 5, 2, 100, TABLE,
+      "How unbalanced (largest part vs the rest) a merge may be; ClickHouse's SimpleMergeSelector base");
+  public static final Setting INSERT_BUFFER_MAX_ROWS = Setting.uint("insert_buffer_max_rows", 1 << 20, 1,
+      1L << 31, TABLE, "Buffered (WAL-backed) rows that trigger a flush into a part");
+  public static final Setting INSERT_BUFFER_MAX_BYTES = Setting.uint("insert_buffer_max_bytes", 64L << 20, 1,
+      1L << 40, TABLE, "Buffered bytes (estimated) that trigger a flush into a part");
+  public static final Setting INSERT_BUFFER_FLUSH_MS = Setting.uint("insert_buffer_flush_interval_ms", 1000, 0,
+      86_400_000, TABLE, "Age of the oldest buffered row that triggers a flush");
+  public static final Setting MIN_ROWS_FOR_DIRECT_PART = Setting.uint("min_insert_rows_for_direct_part", 65536,
+      0, 1L << 31, TABLE, "Inserts at least this large skip the buffer and write parts directly");
+  public static final Setting FSYNC_AFTER_INSERT = Setting.bool("fsync_after_insert", true, TABLE,
+      "Force the write-ahead log to disk before an INSERT returns");
+  public static final Setting COMPRESSION = Setting.choice("compression", "lz4",
+      List.of("none", "lz4", "zstd", "zlib", "snappy"), TABLE, "ORC compression codec of new parts");
+
+  // Session settings (SET k = v).
+  public static final Setting MAX_THREADS = Setting.uint("max_threads", CORES, 1, 1024, SESSION,
+      "Threads one query's scan uses");
+  public static final Setting MAX_BLOCK_SIZE = Setting.uint("max_block_size", 4096, 1, 1 << 20, SESSION,
+      "Rows per batch a scan reads");
+  public static final Setting MAX_INSERT_BLOCK_SIZE = Setting.uint("max_insert_block_size", 1 << 20, 1,
+      1L << 31, SESSION, "Rows INSERT … SELECT gathers into one block before writing a part");
+  public static final Setting OPTIMIZE_READ_IN_ORDER = Setting.bool("optimize_read_in_order", true, SESSION,
+      "ORDER BY a prefix of the sorting key reads parts in order instead of sorting");
+  public static final Setting USE_PRIMARY_KEY = Setting.bool("use_index_for_pruning", true, SESSION,
+      "Prune partitions and granules with min/max statistics");
+  public static final Setting MUTATIONS_SYNC = Setting.uint("mutations_sync", 0, 0, 2, SESSION,
+      "0: mutations return after recording; 1: wait until parts are rewritten");
+
+  private static final Map<String, Setting> ALL = new LinkedHashMap<>();
+
+  static {
+    for (Setting s : List.of(INDEX_GRANULARITY, MAX_PARTS_TO_MERGE_AT_ONCE, MAX_BYTES_TO_MERGE_AT_MAX_SPACE,
+        MERGE_SELECTOR_BASE, INSERT_BUFFER_MAX_ROWS, INSERT_BUFFER_MAX_BYTES, INSERT_BUFFER_FLUSH_MS,
+        MIN_ROWS_FOR_DIRECT_PART, FSYNC_AFTER_INSERT, COMPRESSION, MAX_THREADS, MAX_BLOCK_SIZE,
+        MAX_INSERT_BLOCK_SIZE, OPTIMIZE_READ_IN_ORDER, USE_PRIMARY_KEY, MUTATIONS_SYNC)) {
+      ALL.put(s.name(), s);
+    }
+  }
+
+  /** Every setting, in declaration order. */
+  public static List<Setting> all() {
+    return List.copyOf(ALL.values());
+  }
+
+  /** A setting by name (case-insensitive), or a clear error. */
+  public static Setting require(String name) {
+    Setting s = ALL.get(name.toLowerCase(Locale.ROOT));
+    if (s == null) {
+      throw new IllegalArgumentException("Unknown setting: " + name);
+    }
+    return s;
+  }
+
+  /** A setting of the given scope, or a clear error. */
+  public static Setting require(String name, Setting.Scope scope) {
+    Setting s = require(name);
+    if (s.scope() != scope) {
+      throw new IllegalArgumentException("Setting " + s.name() + " is a "
+          + s.scope().name().toLowerCase(Locale.ROOT) + " setting and cannot be used here ("
+          + (scope == TABLE ? "CREATE TABLE … SETTINGS" : "SET") + ")");
+    }
+    return s;
+  }
+}
