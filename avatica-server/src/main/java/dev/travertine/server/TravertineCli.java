@@ -1,0 +1,399 @@
+package dev.travertine.server;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.Set;
+
+import sqlline.SqlLine;
+
+/**
+ * The command line behind {@code bin/travertine}.
+ *
+ * <p>{@link #main} is the only method that touches {@code System.out}/{@code System.err}
+ * directly and the only one that calls {@code System.exit}; everything else goes through
+ * {@link #run(String[], PrintStream, PrintStream)}, which returns the exit code.
+ *
+ * <p>Exit codes: 0 success, 1 a statement or command failed, 2 usage error.
+ */
+public final class TravertineCli {
+
+  /** JDBC driver class of the embedded engine (calcite-adapter). */
+  static final String DRIVER = "dev.travertine.jdbc.Driver";
+  /** JDBC URL prefix of the embedded engine; followed by the absolute data directory. */
+  static final String URL_PREFIX = "jdbc:travertine:";
+  /** Data directory when {@code --data} is not given (relative to the working directory). */
+  static final String DEFAULT_DATA_DIR = "data";
+  /**
+   * sqlline's {@code --maxWidth} when stdout is not a terminal. sqlline cuts every table row
+   * to this width (and prints empty tables when it is 0, which is what it reads from a
+   * missing terminal); a pipe or a file should get whole rows.
+   */
+  static final int NON_TERMINAL_MAX_WIDTH = 10_000;
+
+  static final int EXIT_OK = 0;
+  static final int EXIT_FAILURE = 1;
+  static final int EXIT_USAGE = 2;
+
+  /** System properties set by bin/travertine ({@code [ -t 0 ]}, {@code [ -t 1 ]}). */
+  static final String STDIN_TTY_PROPERTY = "travertine.stdin.tty";
+  static final String STDOUT_TTY_PROPERTY = "travertine.stdout.tty";
+
+  /** sqlline options that take a value (sqlline 1.12, {@code SqlLine.initArgs}). */
+  private static final Set<String> SQLLINE_VALUE_OPTIONS =
+      Set.of("-d", "-ch", "-n", "-p", "-u", "-e", "-f", "-log", "-nn", "-ac", "-ph", "-c", "-cn");
+
+  static final String USAGE = String.join("\n",
+      "Usage: travertine <command> [options]",
+      "",
+      "Travertine: a MergeTree-style storage engine for Apache Calcite.",
+      "",
+      "Commands:",
+      "  sql [--data DIR | -u URL] [sqlline options...]",
+      "                 Run SQL in sqlline. Without -u the database is embedded and",
+      "                 stored in DIR (default ./data): " + URL_PREFIX + "<absolute DIR>.",
+      "                   -e \"SQL\"        run SQL, print the result, exit",
+      "                   -f FILE         run a script (stops at the first failure), exit",
+      "                   -u URL          connect to another JDBC URL instead",
+      "                   --outputformat=table|vertical|csv|tsv|json|xmlattr|xmlelements",
+      "                   --name=value    any other sqlline option (see !help in sqlline)",
+      "  classpath      Print the runtime classpath, for other JVM tools",
+      "                 (driver " + DRIVER + ", URL " + URL_PREFIX + "/path/to/data).",
+      "  help           Print this text (also --help, -h).",
+      "  --version      Print the version.",
+      "",
+      "Exit status: 0 success, 1 a statement or command failed, 2 usage error.",
+      "");
+
+  private TravertineCli() {}
+
+  public static void main(String[] args) {
+    // The CLI's own default: keep slf4j-simple at WARN so query output is not mixed with
+    // INFO lines from the engine. -Dorg.slf4j.simpleLogger.defaultLogLevel=... overrides.
+    if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    }
+    int code = run(args, System.out, System.err);
+    System.out.flush();
+    System.err.flush();
+    System.exit(code);
+  }
+
+  /** Runs one command; returns the process exit code. Never calls {@code System.exit}. */
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    return run(args, out, err, isTerminal(STDIN_TTY_PROPERTY), isTerminal(STDOUT_TTY_PROPERTY));
+  }
+
+  static int run(String[] args, PrintStream out, PrintStream err,
+      boolean stdinIsTerminal, boolean stdoutIsTerminal) {
+    if (args.length == 0) {
+      out.print(USAGE);
+      return EXIT_OK;
+    }
+    String command = args[0];
+    List<String> rest = List.of(args).subList(1, args.length);
+    switch (command) {
+      case "help":
+      case "--help":
+      case "-h":
+        out.print(USAGE);
+        return EXIT_OK;
+      case "--version":
+      case "version":
+        out.println("travertine " + version());
+        return EXIT_OK;
+      case "classpath":
+        if (!rest.isEmpty()) {
+          return usageError(err, "classpath takes no arguments");
+        }
+        out.println(System.getProperty("java.class.path"));
+        return EXIT_OK;
+      case "sql":
+        return sql(rest, out, err, stdinIsTerminal, stdoutIsTerminal);
+      default:
+        return usageError(err, "unknown command '" + command + "'");
+    }
+  }
+
+  private static int usageError(PrintStream err, String message) {
+    err.println("travertine: " + message);
+    err.println("Run 'travertine help' for usage.");
+    return EXIT_USAGE;
+  }
+
+  /** The project version, from a resource filtered by Maven. */
+  static String version() {
+    try (InputStream in = TravertineCli.class.getResourceAsStream("travertine-version.properties")) {
+      if (in == null) {
+        return "unknown";
+      }
+      Properties p = new Properties();
+      p.load(in);
+      return p.getProperty("version", "unknown");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static boolean isTerminal(String property) {
+    String value = System.getProperty(property);
+    if (value != null) {
+      return Boolean.parseBoolean(value);
+    }
+    // Not started by bin/travertine: System.console() is non-null only when both stdin
+    // and stdout are terminals (Java 17).
+    return System.console() != null;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // sql
+
+  private static int sql(List<String> args, PrintStream out, PrintStream err,
+      boolean stdinIsTerminal, boolean stdoutIsTerminal) {
+    if (args.contains("--help") || args.contains("-h")) {
+      // sqlline would print its own usage and report an argument error.
+      out.print(USAGE);
+      return EXIT_OK;
+    }
+    final List<String> sqllineArgs;
+    try {
+      sqllineArgs = sqllineArgs(args, Path.of(""), stdinIsTerminal, stdoutIsTerminal);
+    } catch (IllegalArgumentException e) {
+      return usageError(err, "sql: " + e.getMessage());
+    }
+    boolean script = isScript(args);
+    boolean interactive = !script && stdinIsTerminal;
+    // With a terminal on both ends sqlline opens the system terminal (and takes its width);
+    // otherwise it reads from a stream: the given stdin, or nothing for -e/-f (sqlline reads
+    // the -f file itself), so no terminal is probed and no warning printed.
+    final InputStream in;
+    if (stdinIsTerminal && stdoutIsTerminal) {
+      in = null;
+    } else if (script) {
+      in = new ByteArrayInputStream(new byte[0]);
+    } else {
+      in = System.in;
+    }
+    FailureTrackingSqlLine sqlline = new FailureTrackingSqlLine();
+    sqlline.setOutputStream(out);
+    sqlline.setErrorStream(err);
+    final SqlLine.Status status;
+    try {
+      status = sqlline.begin(sqllineArgs.toArray(new String[0]), in, interactive);
+    } catch (IOException e) {
+      err.println("travertine: sql: " + e.getMessage());
+      return EXIT_FAILURE;
+    } finally {
+      out.flush();
+      err.flush();
+    }
+    switch (status) {
+      case OK:
+        // sqlline keeps only the status of the last -e command; an earlier failure is
+        // still a failure for a non-interactive run.
+        return !interactive && sqlline.failed ? EXIT_FAILURE : EXIT_OK;
+      case ARGS:
+        return EXIT_USAGE;
+      default:
+        return EXIT_FAILURE;
+    }
+  }
+
+  /** Whether the {@code sql} arguments ask sqlline to run commands and exit (-e or -f). */
+  static boolean isScript(List<String> args) {
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      if (a.equals("-e") || a.equals("-f")) {
+        return true;
+      }
+      if (SQLLINE_VALUE_OPTIONS.contains(a)) {
+        i++;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Translates the arguments of {@code travertine sql} into sqlline's arguments.
+   *
+   * <p>{@code --data DIR} (or {@code --data=DIR}) is ours: it becomes
+   * {@code -d dev.travertine.jdbc.Driver -u jdbc:travertine:<absolute DIR>}; without
+   * {@code -u} (or sqlline's {@code -c}/{@code -cn}) the default DIR is {@code ./data},
+   * and the embedded connection gets {@code --isolation=TRANSACTION_NONE} (sqlline's default,
+   * REPEATABLE_READ, is not supported by Calcite and costs an error line per run).
+   * Unless {@code -n} or {@code -p} is given, user and password are empty (sqlline would
+   * otherwise prompt for them). Non-interactive runs ({@code -e}, {@code -f}, or stdin not a
+   * terminal) get {@code --silent=true} (no banner, no "1 row selected" lines; note that
+   * sqlline 1.12 treats any {@code --silent=…} as true, so {@code --silent=false} is
+   * dropped) and {@code --force=false} (a script stops at its first failure, whatever
+   * ~/.sqlline/sqlline.properties says). When stdout is not a terminal,
+   * {@code --maxWidth=10000}. Defaults the caller already gave are not added; all other
+   * arguments pass through unchanged, after the defaults, in their order.
+   *
+   * @param args arguments after {@code sql}
+   * @param workingDir directory a relative {@code --data} is resolved against
+   * @throws IllegalArgumentException on a usage error
+   */
+  static List<String> sqllineArgs(List<String> args, Path workingDir,
+      boolean stdinIsTerminal, boolean stdoutIsTerminal) {
+    String dataDir = null;
+    boolean hasUrl = false;
+    boolean hasDriver = false;
+    boolean hasCredentials = false;
+    boolean script = false;
+    boolean silentGiven = false;
+    boolean forceGiven = false;
+    boolean maxWidthGiven = false;
+    boolean isolationGiven = false;
+    List<String> passThrough = new ArrayList<>();
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      if (a.equals("--data")) {
+        if (i + 1 >= args.size()) {
+          throw new IllegalArgumentException("--data needs a directory");
+        }
+        dataDir = args.get(++i);
+        continue;
+      }
+      if (a.startsWith("--data=")) {
+        dataDir = a.substring("--data=".length());
+        if (dataDir.isEmpty()) {
+          throw new IllegalArgumentException("--data needs a directory");
+        }
+        continue;
+      }
+      if (a.startsWith("--")) {
+        String name = propertyName(a);
+        switch (name) {
+          case "silent":
+            silentGiven = true;
+            if (a.startsWith("--no-") || a.toLowerCase(Locale.ROOT).equals("--silent=false")) {
+              continue; // not silent is sqlline's default; it would read this as silent
+            }
+            break;
+          case "force":
+            forceGiven = true;
+            break;
+          case "maxwidth":
+            maxWidthGiven = true;
+            break;
+          case "isolation":
+            isolationGiven = true;
+            break;
+          default:
+            break;
+        }
+        passThrough.add(a);
+        continue;
+      }
+      if (SQLLINE_VALUE_OPTIONS.contains(a)) {
+        if (i + 1 >= args.size()) {
+          throw new IllegalArgumentException(a + " needs a value");
+        }
+        switch (a) {
+          case "-u": case "-c": case "-cn": hasUrl = true; break;
+          case "-d": hasDriver = true; break;
+          case "-n": case "-p": hasCredentials = true; break;
+          case "-e": case "-f": script = true; break;
+          default: break;
+        }
+        passThrough.add(a);
+        passThrough.add(args.get(++i));
+        continue;
+      }
+      passThrough.add(a); // sqlline properties files, or options sqlline will reject
+    }
+
+    List<String> result = new ArrayList<>();
+    if (hasUrl) {
+      if (dataDir != null) {
+        throw new IllegalArgumentException("--data and -u (or -c/-cn) exclude each other");
+      }
+    } else {
+      Path dir = workingDir.resolve(dataDir == null ? DEFAULT_DATA_DIR : dataDir)
+          .toAbsolutePath().normalize();
+      if (!hasDriver) {
+        result.addAll(List.of("-d", DRIVER));
+      }
+      result.addAll(List.of("-u", URL_PREFIX + dir));
+      if (!isolationGiven) {
+        // sqlline asks for TRANSACTION_REPEATABLE_READ on connect and prints an error line
+        // on every run when the driver (Calcite's) does not support it.
+        result.add("--isolation=TRANSACTION_NONE");
+      }
+    }
+    if (!hasCredentials) {
+      result.addAll(List.of("-n", "", "-p", ""));
+    }
+    if (script || !stdinIsTerminal) {
+      if (!silentGiven) {
+        result.add("--silent=true");
+      }
+      if (!forceGiven) {
+        result.add("--force=false");
+      }
+    }
+    if (!stdoutIsTerminal && !maxWidthGiven) {
+      result.add("--maxWidth=" + NON_TERMINAL_MAX_WIDTH);
+    }
+    result.addAll(passThrough);
+    return result;
+  }
+
+  /** {@code --no-foo}, {@code --foo}, {@code --foo=bar} → {@code foo} (lower case). */
+  private static String propertyName(String arg) {
+    String s = arg.startsWith("--no-") ? arg.substring("--no-".length()) : arg.substring(2);
+    int eq = s.indexOf('=');
+    return (eq < 0 ? s : s.substring(0, eq)).toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * sqlline that remembers whether any statement or command failed (sqlline itself reports
+   * only the last -e command's status) and prints SQL errors as one line, as it does after
+   * start-up, instead of the stack trace it prints for errors in -e commands.
+   */
+  static final class FailureTrackingSqlLine extends SqlLine {
+    boolean failed;
+
+    @Override
+    public void handleException(Throwable e) {
+      Throwable t = e;
+      while (t instanceof InvocationTargetException && t.getCause() != null) {
+        t = t.getCause();
+      }
+      // sqlline.WrappedSqlException: a SQLException thrown while printing rows
+      if (!(t instanceof SQLException) && t.getCause() instanceof SQLException
+          && t.getClass().getName().startsWith("sqlline.")) {
+        t = t.getCause();
+      }
+      if (t instanceof SQLWarning) {
+        super.handleException(e);
+        return;
+      }
+      failed = true;
+      if (t instanceof SQLException && !getOpts().getVerbose()) {
+        for (SQLException s = (SQLException) t; s != null; s = s.getNextException()) {
+          error(String.format(Locale.ROOT, "Error: %s (state=%s,code=%d)",
+              s.getMessage() == null ? "" : s.getMessage().trim(),
+              s.getSQLState() == null ? "" : s.getSQLState().trim(),
+              s.getErrorCode()));
+          if (!getOpts().getShowNestedErrs() || s.getNextException() == s) {
+            break;
+          }
+        }
+        return;
+      }
+      super.handleException(e);
+    }
+  }
+}

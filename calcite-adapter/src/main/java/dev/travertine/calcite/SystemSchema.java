@@ -1,0 +1,193 @@
+package dev.travertine.calcite;
+
+import dev.travertine.mergetree.Database;
+import dev.travertine.mergetree.MergeTreeTable;
+import dev.travertine.mergetree.part.PartInfo;
+import dev.travertine.mergetree.schema.Column;
+import dev.travertine.mergetree.schema.TableDefinition;
+import dev.travertine.mergetree.settings.Setting;
+import dev.travertine.mergetree.settings.Settings;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * The {@code system} schema: read-only tables that show what the engine is doing, with
+ * ClickHouse's table and column names (tables, columns, parts, merges, settings, events).
+ */
+public final class SystemSchema extends AbstractSchema {
+  public static final String NAME = "system";
+
+  private final TravertineSession session;
+
+  public SystemSchema(TravertineSession session) {
+    this.session = session;
+  }
+
+  /** A column of a system table. */
+  private record Col(String name, SqlTypeName type) {}
+
+  private static Col c(String name, SqlTypeName type) {
+    return new Col(name, type);
+  }
+
+  /** A table computed on every scan. */
+  private static final class SystemTable extends AbstractTable implements ScannableTable {
+    private final List<Col> cols;
+    private final Supplier<List<Object[]>> rows;
+
+    SystemTable(List<Col> cols, Supplier<List<Object[]>> rows) {
+      this.cols = cols;
+      this.rows = rows;
+    }
+
+    @Override public RelDataType getRowType(RelDataTypeFactory tf) {
+      RelDataTypeFactory.Builder b = tf.builder();
+      for (Col col : cols) {
+        RelDataType t = col.type() == SqlTypeName.TIMESTAMP ? tf.createSqlType(SqlTypeName.TIMESTAMP, 3)
+            : tf.createSqlType(col.type());
+        b.add(col.name(), tf.createTypeWithNullability(t, true));
+      }
+      return b.build();
+    }
+
+    @Override public Enumerable<Object[]> scan(DataContext root) {
+      return Linq4j.asEnumerable(rows.get());
+    }
+  }
+
+  @Override protected Map<String, Table> getTableMap() {
+    Map<String, Table> m = new LinkedHashMap<>();
+    SqlTypeName vc = SqlTypeName.VARCHAR;
+    SqlTypeName bi = SqlTypeName.BIGINT;
+    m.put("tables", new SystemTable(List.of(c("database", vc), c("name", vc), c("engine", vc),
+        c("partition_key", vc), c("sorting_key", vc), c("primary_key", vc), c("total_rows", bi),
+        c("total_bytes", bi), c("parts", bi), c("settings", vc)), this::tableRows));
+    m.put("columns", new SystemTable(List.of(c("database", vc), c("table", vc), c("name", vc), c("position", bi),
+        c("type", vc), c("is_nullable", SqlTypeName.BOOLEAN), c("default_expression", vc),
+        c("is_in_sorting_key", SqlTypeName.BOOLEAN), c("is_in_partition_key", SqlTypeName.BOOLEAN)),
+        this::columnRows));
+    m.put("parts", new SystemTable(List.of(c("database", vc), c("table", vc), c("partition", vc), c("name", vc),
+        c("active", SqlTypeName.BOOLEAN), c("rows", bi), c("bytes_on_disk", bi), c("level", bi),
+        c("min_block", bi), c("max_block", bi), c("marks", bi), c("modification_time", SqlTypeName.TIMESTAMP),
+        c("checksum", vc)), this::parts));
+    m.put("merges", new SystemTable(List.of(c("database", vc), c("table", vc), c("result_part_name", vc),
+        c("source_part_names", vc), c("num_parts", bi), c("elapsed", SqlTypeName.DOUBLE), c("total_rows", bi)),
+        this::merges));
+    m.put("settings", new SystemTable(List.of(c("name", vc), c("value", vc), c("changed", SqlTypeName.BOOLEAN),
+        c("default", vc), c("description", vc), c("type", vc)), this::settings));
+    m.put("merge_tree_settings", new SystemTable(List.of(c("name", vc), c("value", vc), c("description", vc),
+        c("type", vc)), this::mergeTreeSettings));
+    m.put("events", new SystemTable(List.of(c("event", vc), c("value", bi)), this::events));
+    m.put("views", new SystemTable(List.of(c("database", vc), c("name", vc), c("definition", vc)), this::views));
+    return m;
+  }
+
+  private Database db() {
+    return session.database();
+  }
+
+  private List<Object[]> tableRows() {
+    List<Object[]> out = new ArrayList<>();
+    for (MergeTreeTable t : db().tables()) {
+      TableDefinition d = t.definition();
+      long rows = t.bufferedRows();
+      long bytes = 0;
+      List<PartInfo> parts = t.activeParts();
+      for (PartInfo p : parts) {
+        rows += p.rows();
+        bytes += p.bytesOnDisk();
+      }
+      out.add(new Object[] {TravertineSchema.NAME, d.name(), "MergeTree",
+          d.partitionBy() == null ? "" : d.partitionBy().toString(), String.join(", ", d.orderBy()),
+          String.join(", ", d.primaryKey().isEmpty() ? d.orderBy() : d.primaryKey()), rows, bytes,
+          (long) parts.size(), d.sortedSettings().toString()});
+    }
+    return out;
+  }
+
+  private List<Object[]> columnRows() {
+    List<Object[]> out = new ArrayList<>();
+    for (MergeTreeTable t : db().tables()) {
+      TableDefinition d = t.definition();
+      long pos = 1;
+      for (Column col : d.schema().columns()) {
+        out.add(new Object[] {TravertineSchema.NAME, d.name(), col.name(), pos++, col.type().toString(),
+            col.nullable(), col.defaultSql(), d.orderBy().contains(col.name()),
+            d.partitionBy() != null && d.partitionBy().column().equals(col.name())});
+      }
+    }
+    return out;
+  }
+
+  private List<Object[]> parts() {
+    List<Object[]> out = new ArrayList<>();
+    for (MergeTreeTable t : db().tables()) {
+      for (PartInfo p : t.activeParts()) {
+        out.add(new Object[] {TravertineSchema.NAME, t.definition().name(), p.partitionId(), p.name(), true,
+            p.rows(), p.bytesOnDisk(), (long) p.level(), p.minBlock(), p.maxBlock(), (long) p.granules(),
+            p.modificationTime(), p.checksum()});
+      }
+    }
+    return out;
+  }
+
+  private List<Object[]> merges() {
+    List<Object[]> out = new ArrayList<>();
+    long now = db().context().clock().millis();
+    for (MergeTreeTable t : db().tables()) {
+      for (MergeTreeTable.RunningMerge m : t.runningMerges()) {
+        out.add(new Object[] {TravertineSchema.NAME, m.table(), m.resultPart(), String.join(", ", m.sourceParts()),
+            (long) m.sourceParts().size(), (now - m.startMillis()) / 1000.0, m.totalRows()});
+      }
+    }
+    return out;
+  }
+
+  private List<Object[]> settings() {
+    List<Object[]> out = new ArrayList<>();
+    for (Setting s : Settings.all()) {
+      if (s.scope() == Setting.Scope.SESSION) {
+        out.add(new Object[] {s.name(), session.settings().get(s), session.settings().isChanged(s),
+            s.defaultValue(), s.description(), s.type().name()});
+      }
+    }
+    return out;
+  }
+
+  private List<Object[]> mergeTreeSettings() {
+    List<Object[]> out = new ArrayList<>();
+    for (Setting s : Settings.all()) {
+      if (s.scope() == Setting.Scope.TABLE) {
+        out.add(new Object[] {s.name(), s.defaultValue(), s.description(), s.type().name()});
+      }
+    }
+    return out;
+  }
+
+  private List<Object[]> events() {
+    List<Object[]> out = new ArrayList<>();
+    db().events().snapshot().forEach((k, v) -> out.add(new Object[] {k, v}));
+    return out;
+  }
+
+  private List<Object[]> views() {
+    List<Object[]> out = new ArrayList<>();
+    for (Database.ViewDefinition v : db().views()) {
+      out.add(new Object[] {TravertineSchema.NAME, v.name(), v.sql()});
+    }
+    return out;
+  }
+}

@@ -1,0 +1,207 @@
+package dev.travertine.calcite;
+
+import dev.travertine.mergetree.scan.Predicate;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelCollation;
+import org.apache.calcite.rel.RelCollations;
+import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.logical.LogicalSort;
+import org.apache.calcite.rel.logical.LogicalTableModify;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.util.ImmutableBitSet;
+
+/** Planner rules that push filters, projections, limits and key-ordered sorts into the scan. */
+@SuppressWarnings("deprecation")
+public final class TravertineRules {
+  private TravertineRules() {}
+
+  public static final RelOptRule FILTER = new FilterRule();
+  public static final RelOptRule PROJECT = new ProjectRule();
+  public static final RelOptRule SORT = new SortRule();
+  public static final RelOptRule TO_ENUMERABLE = TravertineToEnumerableConverter.RULE;
+  public static final RelOptRule TABLE_MODIFY = TravertineTableModify.RULE;
+
+  public static final List<RelOptRule> ALL = List.of(FILTER, PROJECT, SORT, TO_ENUMERABLE, TABLE_MODIFY);
+
+  public static void register(RelOptPlanner planner) {
+    ALL.forEach(planner::addRule);
+  }
+
+  /** Filter on scan: the translatable conjuncts go into the scan; the rest stays a Filter. */
+  static final class FilterRule extends RelOptRule {
+    FilterRule() {
+      super(operand(LogicalFilter.class, operand(TravertineTableScan.class, none())), "TravertineFilterRule");
+    }
+
+    @Override public void onMatch(RelOptRuleCall call) {
+      LogicalFilter filter = call.rel(0);
+      TravertineTableScan scan = call.rel(1);
+      if (scan.filter != null || scan.limit >= 0 || scan.ordered) {
+        return;
+      }
+      RexToPredicate tr = new RexToPredicate(scan.travertineTable.definition().schema(), scan.projection,
+          filter.getCluster().getRexBuilder());
+      List<Predicate> pushed = new ArrayList<>();
+      List<RexNode> rest = new ArrayList<>();
+      for (RexNode c : RelOptUtil.conjunctions(filter.getCondition())) {
+        Predicate p = tr.translate(c);
+        if (p == null) {
+          rest.add(c);
+        } else {
+          pushed.add(p);
+        }
+      }
+      if (pushed.isEmpty()) {
+        return;
+      }
+      Predicate p = pushed.size() == 1 ? pushed.get(0) : new Predicate.And(pushed);
+      RelNode out = scan.withFilter(p);
+      if (!rest.isEmpty()) {
+        out = LogicalFilter.create(out, RexUtil.composeConjunction(filter.getCluster().getRexBuilder(), rest));
+      }
+      call.transformTo(out);
+    }
+  }
+
+  /** Project on scan: the scan reads only the columns used; a Project remains for expressions. */
+  static final class ProjectRule extends RelOptRule {
+    ProjectRule() {
+      super(operand(LogicalProject.class, operand(TravertineTableScan.class, none())), "TravertineProjectRule");
+    }
+
+    @Override public void onMatch(RelOptRuleCall call) {
+      LogicalProject project = call.rel(0);
+      TravertineTableScan scan = call.rel(1);
+      List<RexNode> exprs = project.getProjects();
+      boolean allRefs = exprs.stream().allMatch(e -> e instanceof RexInputRef);
+      if (allRefs) {
+        int[] p = new int[exprs.size()];
+        java.util.BitSet seen = new java.util.BitSet();
+        boolean dup = false;
+        for (int i = 0; i < p.length; i++) {
+          int idx = ((RexInputRef) exprs.get(i)).getIndex();
+          p[i] = scan.projection[idx];
+          dup |= seen.get(idx);
+          seen.set(idx);
+        }
+        if (!dup && scan.collationIsEmptyOrKept(p)) {
+          call.transformTo(scan.withProjection(p));
+          return;
+        }
+      }
+      ImmutableBitSet used = RelOptUtil.InputFinder.bits(exprs, null);
+      if (used.cardinality() >= scan.projection.length || scan.ordered) {
+        return;
+      }
+      int[] p = new int[used.cardinality()];
+      int[] remap = new int[scan.projection.length];
+      int k = 0;
+      for (int i : used) {
+        remap[i] = k;
+        p[k++] = scan.projection[i];
+      }
+      TravertineTableScan narrowed = scan.withProjection(p);
+      List<RexNode> newExprs = new ArrayList<>();
+      RexShuttle shuttle = new RexShuttle() {
+        @Override public RexNode visitInputRef(RexInputRef ref) {
+          return new RexInputRef(remap[ref.getIndex()], ref.getType());
+        }
+      };
+      for (RexNode e : exprs) {
+        newExprs.add(e.accept(shuttle));
+      }
+      call.transformTo(LogicalProject.create(narrowed, project.getHints(), newExprs, project.getRowType()));
+    }
+  }
+
+  /** Sort/limit on scan: LIMIT goes into the scan; ORDER BY a prefix of the sort key reads in order. */
+  static final class SortRule extends RelOptRule {
+    SortRule() {
+      super(operand(LogicalSort.class, operand(TravertineTableScan.class, none())), "TravertineSortRule");
+    }
+
+    @Override public void onMatch(RelOptRuleCall call) {
+      LogicalSort sort = call.rel(0);
+      TravertineTableScan scan = call.rel(1);
+      if (scan.limit >= 0 || scan.ordered) {
+        return;
+      }
+      long offset = literal(sort.offset, 0);
+      long fetch = literal(sort.fetch, -1);
+      if ((sort.offset != null && offset < 0) || (sort.fetch != null && fetch < 0)) {
+        return; // dynamic parameters
+      }
+      long limit = fetch < 0 ? -1 : offset + fetch;
+      RelCollation collation = sort.getCollation();
+      if (collation.getFieldCollations().isEmpty()) {
+        if (limit < 0) {
+          return;
+        }
+        RelNode out = scan.withLimit(limit);
+        if (offset > 0) {
+          out = LogicalSort.create(out, RelCollations.EMPTY, sort.offset, sort.fetch);
+        }
+        call.transformTo(out);
+        return;
+      }
+      int[] key = scan.travertineTable.definition().sortKeyIndexes();
+      List<RelFieldCollation> fcs = collation.getFieldCollations();
+      if (fcs.size() > key.length) {
+        return;
+      }
+      for (int i = 0; i < fcs.size(); i++) {
+        RelFieldCollation fc = fcs.get(i);
+        if (fc.getDirection() != RelFieldCollation.Direction.ASCENDING
+            || fc.nullDirection != RelFieldCollation.NullDirection.LAST
+            || scan.projection[fc.getFieldIndex()] != key[i]) {
+          return;
+        }
+      }
+      TravertineTableScan ordered = scan.withOrder(collation, limit);
+      if (offset > 0) {
+        call.transformTo(LogicalSort.create(ordered, collation, sort.offset, sort.fetch));
+      } else {
+        call.transformTo(ordered);
+      }
+    }
+
+    private static long literal(RexNode n, long dflt) {
+      if (n == null) {
+        return dflt;
+      }
+      if (n instanceof RexLiteral lit) {
+        Long v = lit.getValueAs(Long.class);
+        return v == null ? -1 : v;
+      }
+      return -1;
+    }
+  }
+
+  /** Whether a rule's input is a Travertine table modification target. */
+  static boolean isTravertine(TableModify modify) {
+    return modify.getTable().unwrap(TravertineTable.class) != null;
+  }
+
+  /** ConverterRule config for NONE LogicalTableModify on our tables. */
+  static ConverterRule.Config modifyConfig() {
+    return ConverterRule.Config.INSTANCE
+        .withConversion(LogicalTableModify.class, TravertineRules::isTravertine, Convention.NONE,
+            EnumerableConvention.INSTANCE, "TravertineTableModifyRule");
+  }
+}

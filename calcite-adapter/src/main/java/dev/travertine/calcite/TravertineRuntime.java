@@ -1,0 +1,110 @@
+package dev.travertine.calcite;
+
+import dev.travertine.mergetree.Inserter;
+import dev.travertine.mergetree.MergeTreeTable;
+import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.mergetree.scan.Predicate;
+import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.mergetree.scan.ScanRequest;
+import dev.travertine.mergetree.scan.TableScanner;
+import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.mergetree.settings.SessionSettings;
+import dev.travertine.mergetree.settings.Settings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+
+/**
+ * Entry points that generated code calls: {@link #scan} streams a table's rows through the
+ * engine's vectorized scan, {@link #insert} feeds rows into an INSERT. The conversion between
+ * column vectors and Calcite's row arrays happens here, once per row.
+ */
+public final class TravertineRuntime {
+  private TravertineRuntime() {}
+
+  /** Rows of a scan as Object[] in the spec's projection order. */
+  public static Enumerable<Object[]> scan(DataContext root, String specJson) {
+    ScanSpec spec = ScanSpec.fromJson(specJson);
+    TravertineSession session = TravertineSchema.session(root.getRootSchema());
+    MergeTreeTable table = session.requireTable(spec.table());
+    SessionSettings s = session.settings();
+    TableSchema schema = table.definition().schema();
+    Predicate filter = spec.filter() == null ? null : spec.filter().bind(schema);
+    int[] proj = spec.projection();
+    TypeKind[] kinds = new TypeKind[proj.length];
+    for (int i = 0; i < proj.length; i++) {
+      kinds[i] = schema.column(proj[i]).type().kind();
+    }
+    ScanRequest req = new ScanRequest(proj, filter, spec.limit(), spec.ordered(),
+        (int) s.getLong(Settings.MAX_THREADS), (int) s.getLong(Settings.MAX_BLOCK_SIZE),
+        s.getBool(Settings.USE_PRIMARY_KEY));
+    return new AbstractEnumerable<>() {
+      @Override public Enumerator<Object[]> enumerator() {
+        TableScanner scanner = TableScanner.open(table.snapshot(), req, table.context());
+        return new Enumerator<>() {
+          ScanBatch batch;
+          int k;
+          Object[] current;
+
+          @Override public Object[] current() {
+            return current;
+          }
+
+          @Override public boolean moveNext() {
+            try {
+              while (batch == null || ++k >= batch.size()) {
+                batch = scanner.next();
+                k = -1;
+                if (batch == null) {
+                  return false;
+                }
+              }
+            } catch (IOException e) {
+              throw new UncheckedIOException("Cannot read table " + spec.table() + ": " + e.getMessage(), e);
+            }
+            int r = batch.sel()[k];
+            Object[] row = new Object[proj.length];
+            for (int i = 0; i < proj.length; i++) {
+              Object v = Vectors.get(batch.cols()[proj[i]], kinds[i], r);
+              row[i] = kinds[i] == TypeKind.TIMESTAMP || kinds[i] == TypeKind.DATE || v == null ? v : v;
+            }
+            current = row;
+            return true;
+          }
+
+          @Override public void reset() {
+            throw new UnsupportedOperationException();
+          }
+
+          @Override public void close() {
+            try {
+              scanner.close();
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          }
+        };
+      }
+    };
+  }
+
+  /** Inserts the rows of {@code source} into a table as one statement; returns the row count. */
+  public static long insert(DataContext root, String tableName, Enumerable<?> source) {
+    TravertineSession session = TravertineSchema.session(root.getRootSchema());
+    MergeTreeTable table = session.requireTable(tableName);
+    long maxBlock = session.settings().getLong(Settings.MAX_INSERT_BLOCK_SIZE);
+    try (Inserter ins = table.newInserter(maxBlock); Enumerator<?> e = source.enumerator()) {
+      while (e.moveNext()) {
+        Object o = e.current();
+        ins.add(o instanceof Object[] a ? a : new Object[] {o});
+      }
+      return ins.commit();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot insert into " + tableName + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,88 @@
+package dev.travertine.calcite;
+
+import com.google.common.collect.ImmutableMultimap;
+import com.google.common.collect.Multimap;
+import dev.travertine.mergetree.Database;
+import dev.travertine.mergetree.MergeTreeTable;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.calcite.rel.type.RelProtoDataType;
+import org.apache.calcite.schema.Function;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.schema.impl.TableFunctionImpl;
+import org.apache.calcite.schema.impl.ViewTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * The default schema ({@code main}) of a connection: the database's tables and views, the
+ * {@code numbers(n)} table function and type aliases (TEXT, STRING). Reads the catalog on every
+ * lookup, so DDL from any connection is visible at once.
+ */
+public final class TravertineSchema extends AbstractSchema {
+  public static final String NAME = "main";
+
+  private final TravertineSession session;
+  private final Map<MergeTreeTable, TravertineTable> tableCache = new ConcurrentHashMap<>();
+  private volatile SchemaPlus plus;
+
+  public TravertineSchema(TravertineSession session) {
+    this.session = session;
+  }
+
+  public TravertineSession session() {
+    return session;
+  }
+
+  public void setPlusPublic(SchemaPlus plus) {
+    this.plus = plus;
+  }
+
+  /** The session of the connection owning a root schema. */
+  public static TravertineSession session(SchemaPlus root) {
+    SchemaPlus main = root.getSubSchema(NAME);
+    if (main == null) {
+      throw new IllegalStateException("Not a Travertine connection: no schema " + NAME);
+    }
+    try {
+      return main.unwrap(TravertineSchema.class).session();
+    } catch (ClassCastException e) {
+      throw new IllegalStateException("Not a Travertine connection", e);
+    }
+  }
+
+  @Override public boolean isMutable() {
+    return true;
+  }
+
+  @Override protected Map<String, Table> getTableMap() {
+    Database db = session.database();
+    Map<String, Table> out = new LinkedHashMap<>();
+    for (MergeTreeTable t : db.tables()) {
+      out.put(t.definition().name(), tableCache.computeIfAbsent(t, x -> new TravertineTable(x)));
+    }
+    tableCache.keySet().retainAll(db.tables());
+    return out;
+  }
+
+  @Override protected Multimap<String, Function> getFunctionMultimap() {
+    ImmutableMultimap.Builder<String, Function> b = ImmutableMultimap.builder();
+    b.put("numbers", TableFunctionImpl.create(NumbersTableFunction.class, "numbers"));
+    SchemaPlus p = plus;
+    if (p != null) {
+      for (var v : session.database().views()) {
+        b.put(v.name(), ViewTable.viewMacro(p, v.sql(), v.schemaPath(), List.of(NAME, v.name()), false));
+      }
+    }
+    return b.build();
+  }
+
+  @Override protected Map<String, RelProtoDataType> getTypeMap() {
+    return Map.of(
+        "TEXT", tf -> tf.createTypeWithNullability(tf.createSqlType(SqlTypeName.VARCHAR), true),
+        "STRING", tf -> tf.createTypeWithNullability(tf.createSqlType(SqlTypeName.VARCHAR), true));
+  }
+}

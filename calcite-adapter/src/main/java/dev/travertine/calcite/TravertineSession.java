@@ -1,0 +1,33 @@
+package dev.travertine.calcite;
+
+import dev.travertine.mergetree.Database;
+import dev.travertine.mergetree.MergeTreeTable;
+import dev.travertine.mergetree.settings.SessionSettings;
+
+/** One connection's view of the engine: the shared database and its own session settings. */
+public final class TravertineSession {
+  private final Database database;
+  private final SessionSettings settings;
+
+  public TravertineSession(Database database, SessionSettings settings) {
+    this.database = database;
+    this.settings = settings;
+  }
+
+  public Database database() {
+    return database;
+  }
+
+  public SessionSettings settings() {
+    return settings;
+  }
+
+  /** A table by name, or a clear error. */
+  public MergeTreeTable requireTable(String name) {
+    MergeTreeTable t = database.table(name);
+    if (t == null) {
+      throw new IllegalArgumentException("Table " + name + " does not exist");
+    }
+    return t;
+  }
+}

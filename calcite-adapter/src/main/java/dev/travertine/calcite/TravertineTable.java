@@ -1,0 +1,93 @@
+package dev.travertine.calcite;
+
+import dev.travertine.mergetree.MergeTreeTable;
+import dev.travertine.mergetree.schema.Column;
+import dev.travertine.mergetree.schema.TableDefinition;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.ColumnStrategy;
+import org.apache.calcite.schema.Statistic;
+import org.apache.calcite.schema.Statistics;
+import org.apache.calcite.schema.TranslatableTable;
+import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql2rel.InitializerContext;
+import org.apache.calcite.sql2rel.InitializerExpressionFactory;
+import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
+
+/**
+ * A MergeTree table as Calcite sees it: its row type, statistics, column defaults, and
+ * {@link #toRel} producing a {@link TravertineTableScan} that planner rules enrich with pushed
+ * filters, projections, limits and read-in-order.
+ */
+public final class TravertineTable extends AbstractTable implements TranslatableTable {
+  private final MergeTreeTable table;
+
+  TravertineTable(MergeTreeTable table) {
+    this.table = table;
+  }
+
+  public MergeTreeTable engineTable() {
+    return table;
+  }
+
+  public TableDefinition definition() {
+    return table.definition();
+  }
+
+  public String name() {
+    return table.definition().name();
+  }
+
+  @Override public RelDataType getRowType(RelDataTypeFactory tf) {
+    return TypeMapping.rowType(tf, table.definition().schema());
+  }
+
+  @Override public Statistic getStatistic() {
+    long rows = table.bufferedRows();
+    for (var p : table.activeParts()) {
+      rows += p.rows();
+    }
+    return Statistics.of(Math.max(1, rows), null);
+  }
+
+  @Override public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
+    return TravertineTableScan.create(context.getCluster(), relOptTable, this);
+  }
+
+  @Override public <C> C unwrap(Class<C> c) {
+    if (c.isInstance(this)) {
+      return c.cast(this);
+    }
+    if (c == InitializerExpressionFactory.class) {
+      return c.cast(new Defaults());
+    }
+    return super.unwrap(c);
+  }
+
+  /** Column DEFAULT expressions, parsed from their stored SQL text. */
+  private final class Defaults extends NullInitializerExpressionFactory {
+    @Override public ColumnStrategy generationStrategy(RelOptTable t, int iColumn) {
+      Column c = table.definition().schema().column(iColumn);
+      if (c.defaultSql() != null) {
+        return ColumnStrategy.DEFAULT;
+      }
+      return c.nullable() ? ColumnStrategy.NULLABLE : ColumnStrategy.NOT_NULLABLE;
+    }
+
+    @Override public RexNode newColumnDefaultValue(RelOptTable t, int iColumn, InitializerContext context) {
+      Column c = table.definition().schema().column(iColumn);
+      if (c.defaultSql() == null) {
+        return super.newColumnDefaultValue(t, iColumn, context);
+      }
+      SqlNode expr = context.parseExpression(
+          org.apache.calcite.sql.parser.SqlParser.config(), c.defaultSql());
+      RexNode rex = context.convertExpression(expr);
+      RelDataType target = t.getRowType().getFieldList().get(iColumn).getType();
+      return context.getRexBuilder().makeCast(target, rex, true, false);
+    }
+  }
+}

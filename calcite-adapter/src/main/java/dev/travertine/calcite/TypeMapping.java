@@ -1,0 +1,68 @@
+package dev.travertine.calcite;
+
+import dev.travertine.mergetree.schema.Column;
+import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.mergetree.schema.TypeKind;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/** Maps engine column types to Calcite types and back: the one place the two type systems meet. */
+public final class TypeMapping {
+  private TypeMapping() {}
+
+  /** TIMESTAMP columns carry milliseconds. */
+  static final int TIMESTAMP_PRECISION = 3;
+
+  public static RelDataType toRelType(RelDataTypeFactory tf, DataType t, boolean nullable) {
+    RelDataType r = switch (t.kind()) {
+      case BOOLEAN -> tf.createSqlType(SqlTypeName.BOOLEAN);
+      case TINYINT -> tf.createSqlType(SqlTypeName.TINYINT);
+      case SMALLINT -> tf.createSqlType(SqlTypeName.SMALLINT);
+      case INTEGER -> tf.createSqlType(SqlTypeName.INTEGER);
+      case BIGINT -> tf.createSqlType(SqlTypeName.BIGINT);
+      case REAL -> tf.createSqlType(SqlTypeName.REAL);
+      case DOUBLE -> tf.createSqlType(SqlTypeName.DOUBLE);
+      case DECIMAL -> tf.createSqlType(SqlTypeName.DECIMAL, t.precision(), t.scale());
+      case CHAR -> t.precision() >= 0 ? tf.createSqlType(SqlTypeName.CHAR, t.precision())
+          : tf.createSqlType(SqlTypeName.CHAR);
+      case VARCHAR -> t.precision() >= 0 ? tf.createSqlType(SqlTypeName.VARCHAR, t.precision())
+          : tf.createSqlType(SqlTypeName.VARCHAR);
+      case DATE -> tf.createSqlType(SqlTypeName.DATE);
+      case TIMESTAMP -> tf.createSqlType(SqlTypeName.TIMESTAMP, TIMESTAMP_PRECISION);
+    };
+    return tf.createTypeWithNullability(r, nullable);
+  }
+
+  public static RelDataType rowType(RelDataTypeFactory tf, TableSchema schema) {
+    RelDataTypeFactory.Builder b = tf.builder();
+    for (Column c : schema.columns()) {
+      b.add(c.name(), toRelType(tf, c.type(), c.nullable()));
+    }
+    return b.build();
+  }
+
+  /** The engine type for a Calcite type, or a clear error for unsupported ones. */
+  public static DataType fromRelType(RelDataType t) {
+    SqlTypeName n = t.getSqlTypeName();
+    return switch (n) {
+      case BOOLEAN -> DataType.of(TypeKind.BOOLEAN);
+      case TINYINT -> DataType.of(TypeKind.TINYINT);
+      case SMALLINT -> DataType.of(TypeKind.SMALLINT);
+      case INTEGER -> DataType.of(TypeKind.INTEGER);
+      case BIGINT -> DataType.of(TypeKind.BIGINT);
+      case REAL, FLOAT -> DataType.of(TypeKind.REAL);
+      case DOUBLE -> DataType.of(TypeKind.DOUBLE);
+      case DECIMAL -> DataType.decimal(t.getPrecision(), Math.max(0, t.getScale()));
+      case CHAR -> new DataType(TypeKind.CHAR, t.getPrecision(), -1);
+      case VARCHAR -> new DataType(TypeKind.VARCHAR,
+          t.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED || t.getPrecision() >= 65536 ? -1
+              : t.getPrecision(), -1);
+      case DATE -> DataType.of(TypeKind.DATE);
+      case TIMESTAMP -> DataType.of(TypeKind.TIMESTAMP);
+      case NULL -> throw new IllegalArgumentException("Cannot create a column of type NULL; cast it to a type");
+      default -> throw new IllegalArgumentException("Unsupported column type: " + t.getFullTypeString());
+    };
+  }
+}

@@ -1,0 +1,43 @@
+package dev.travertine.jdbc;
+
+import dev.travertine.mergetree.Database;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Databases open in this JVM, shared by every connection to the same directory and closed with
+ * the last one (the directory's lock file keeps other processes out).
+ */
+final class DatabaseRegistry {
+  private DatabaseRegistry() {}
+
+  private record Entry(Database db, int refs) {}
+
+  private static final Map<Path, Entry> OPEN = new HashMap<>();
+
+  static synchronized Database acquire(Path dir) throws IOException {
+    Path key = dir.toAbsolutePath().normalize();
+    Entry e = OPEN.get(key);
+    if (e == null || e.db().isClosed()) {
+      e = new Entry(Database.open(key), 0);
+    }
+    OPEN.put(key, new Entry(e.db(), e.refs() + 1));
+    return e.db();
+  }
+
+  static synchronized void release(Database db) throws IOException {
+    Path key = db.directory();
+    Entry e = OPEN.get(key);
+    if (e == null || e.db() != db) {
+      return;
+    }
+    if (e.refs() <= 1) {
+      OPEN.remove(key);
+      db.close();
+    } else {
+      OPEN.put(key, new Entry(db, e.refs() - 1));
+    }
+  }
+}

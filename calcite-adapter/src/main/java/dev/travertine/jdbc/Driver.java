@@ -1,0 +1,140 @@
+package dev.travertine.jdbc;
+
+import dev.travertine.calcite.ParserFactory;
+import dev.travertine.calcite.SystemSchema;
+import dev.travertine.calcite.TravertinePrepare;
+import dev.travertine.calcite.TravertineSchema;
+import dev.travertine.calcite.TravertineSession;
+import dev.travertine.mergetree.Database;
+import dev.travertine.mergetree.settings.SessionSettings;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Properties;
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.DriverVersion;
+import org.apache.calcite.avatica.Handler;
+import org.apache.calcite.avatica.HandlerImpl;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.schema.SchemaPlus;
+
+/**
+ * Travertine's JDBC driver: {@code jdbc:travertine:<data-dir>} opens (or shares, within this JVM)
+ * the database in that directory, with Travertine's parser, DDL and planner rules. Extra
+ * properties may follow after ';' ({@code jdbc:travertine:/data;max_threads=1}): known session
+ * settings become the connection's settings.
+ */
+public final class Driver extends org.apache.calcite.jdbc.Driver {
+  public static final String PREFIX = "jdbc:travertine:";
+  private static final String DATA_DIR = "travertine.dataDir";
+
+  static {
+    new Driver().register();
+  }
+
+  public Driver() {
+    super(TravertinePrepare::new);
+  }
+
+  @Override protected String getConnectStringPrefix() {
+    return PREFIX;
+  }
+
+  @Override protected DriverVersion createDriverVersion() {
+    return new DriverVersion("Travertine JDBC Driver", "0.1.0", "Travertine", "0.1.0", true, 0, 1, 0, 1);
+  }
+
+  @Override public Connection connect(String url, Properties info) throws SQLException {
+    if (!acceptsURL(url)) {
+      return null;
+    }
+    String rest = url.substring(PREFIX.length());
+    Properties props = new Properties();
+    if (info != null) {
+      props.putAll(info);
+    }
+    int semi = rest.indexOf(';');
+    String dir = semi < 0 ? rest : rest.substring(0, semi);
+    if (semi >= 0) {
+      for (String kv : rest.substring(semi + 1).split(";")) {
+        int eq = kv.indexOf('=');
+        if (eq > 0) {
+          props.setProperty(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+        }
+      }
+    }
+    if (dir.isBlank()) {
+      throw new SQLException("Invalid URL " + url + ": expected " + PREFIX + "<data-directory>");
+    }
+    props.setProperty(DATA_DIR, dir);
+    props.setProperty("parserFactory", ParserFactory.class.getName() + "#FACTORY");
+    props.setProperty("caseSensitive", "false");
+    props.setProperty("unquotedCasing", "UNCHANGED");
+    props.setProperty("quotedCasing", "UNCHANGED");
+    props.setProperty("conformance", "LENIENT");
+    return super.connect(PREFIX, props);
+  }
+
+  @Override protected Handler createHandler() {
+    Handler calcite = super.createHandler();
+    return new HandlerImpl() {
+      @Override public void onConnectionInit(AvaticaConnection connection) throws SQLException {
+        calcite.onConnectionInit(connection);
+        Properties p = ((CalciteConnection) connection).getProperties();
+        String dir = p.getProperty(DATA_DIR);
+        Database db;
+        try {
+          db = DatabaseRegistry.acquire(Path.of(dir));
+        } catch (IOException | RuntimeException e) {
+          throw new SQLException(e.getMessage(), e);
+        }
+        try {
+          SessionSettings settings = new SessionSettings();
+          for (String k : p.stringPropertyNames()) {
+            try {
+              dev.travertine.mergetree.settings.Settings.require(k,
+                  dev.travertine.mergetree.settings.Setting.Scope.SESSION);
+            } catch (IllegalArgumentException e) {
+              continue; // not a Travertine setting: a JDBC or Calcite property
+            }
+            settings.set(k, p.getProperty(k));
+          }
+          TravertineSession session = new TravertineSession(db, settings);
+          CalciteConnection cc = (CalciteConnection) connection;
+          SchemaPlus root = cc.getRootSchema();
+          TravertineSchema main = new TravertineSchema(session);
+          SchemaPlus mainPlus = root.add(TravertineSchema.NAME, main);
+          mainPlus.setCacheEnabled(false);
+          main.setPlusPublic(mainPlus);
+          SchemaPlus sys = root.add(SystemSchema.NAME, new SystemSchema(session));
+          sys.setCacheEnabled(false);
+          cc.setSchema(TravertineSchema.NAME);
+          SESSIONS.put(connection, db);
+        } catch (RuntimeException e) {
+          try {
+            DatabaseRegistry.release(db);
+          } catch (IOException ex) {
+            e.addSuppressed(ex);
+          }
+          throw new SQLException(e.getMessage(), e);
+        }
+      }
+
+      @Override public void onConnectionClose(AvaticaConnection connection) {
+        calcite.onConnectionClose(connection);
+        Database db = SESSIONS.remove(connection);
+        if (db != null) {
+          try {
+            DatabaseRegistry.release(db);
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        }
+      }
+    };
+  }
+
+  private static final java.util.Map<AvaticaConnection, Database> SESSIONS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+}

@@ -1,0 +1,60 @@
+package dev.travertine.calcite;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** JDBC helpers for end-to-end tests: rows as strings, one statement at a time. */
+final class JdbcTestSupport {
+  private JdbcTestSupport() {}
+
+  static Connection connect(Path dir) throws SQLException {
+    return DriverManager.getConnection("jdbc:travertine:" + dir);
+  }
+
+  static void exec(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
+  }
+
+  static int update(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      return s.executeUpdate(sql);
+    }
+  }
+
+  /** Rows as "a, b, c" strings. */
+  static List<String> rows(Connection c, String sql) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      ResultSetMetaData md = rs.getMetaData();
+      while (rs.next()) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+          sb.append(i > 1 ? ", " : "").append(rs.getString(i));
+        }
+        out.add(sb.toString());
+      }
+    }
+    return out;
+  }
+
+  static String one(Connection c, String sql) throws SQLException {
+    List<String> r = rows(c, sql);
+    if (r.size() != 1) {
+      throw new AssertionError("Expected one row from " + sql + " but got " + r);
+    }
+    return r.get(0);
+  }
+
+  static String explain(Connection c, String sql) throws SQLException {
+    return String.join("\n", rows(c, "EXPLAIN PLAN FOR " + sql));
+  }
+}
