@@ -6,7 +6,9 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.util.ArrayList;
@@ -15,6 +17,8 @@ import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
 
+import org.jline.reader.History;
+import org.jline.reader.LineReader;
 import sqlline.SqlLine;
 
 /**
@@ -91,10 +95,11 @@ public final class TravertineCli {
 
   /** Runs one command; returns the process exit code. Never calls {@code System.exit}. */
   static int run(String[] args, PrintStream out, PrintStream err) {
-    return run(args, out, err, isTerminal(STDIN_TTY_PROPERTY), isTerminal(STDOUT_TTY_PROPERTY));
+    return run(args, System.in, out, err,
+        isTerminal(STDIN_TTY_PROPERTY), isTerminal(STDOUT_TTY_PROPERTY));
   }
 
-  static int run(String[] args, PrintStream out, PrintStream err,
+  static int run(String[] args, InputStream in, PrintStream out, PrintStream err,
       boolean stdinIsTerminal, boolean stdoutIsTerminal) {
     if (args.length == 0) {
       out.print(USAGE);
@@ -119,7 +124,7 @@ public final class TravertineCli {
         out.println(System.getProperty("java.class.path"));
         return EXIT_OK;
       case "sql":
-        return sql(rest, out, err, stdinIsTerminal, stdoutIsTerminal);
+        return sql(rest, in, out, err, stdinIsTerminal, stdoutIsTerminal);
       default:
         return usageError(err, "unknown command '" + command + "'");
     }
@@ -158,41 +163,59 @@ public final class TravertineCli {
   // ---------------------------------------------------------------------------------------
   // sql
 
-  private static int sql(List<String> args, PrintStream out, PrintStream err,
-      boolean stdinIsTerminal, boolean stdoutIsTerminal) {
+  private static int sql(List<String> args, InputStream stdin, PrintStream out,
+      PrintStream err, boolean stdinIsTerminal, boolean stdoutIsTerminal) {
     if (args.contains("--help") || args.contains("-h")) {
       // sqlline would print its own usage and report an argument error.
       out.print(USAGE);
       return EXIT_OK;
     }
-    final List<String> sqllineArgs;
-    try {
-      sqllineArgs = sqllineArgs(args, Path.of(""), stdinIsTerminal, stdoutIsTerminal);
-    } catch (IllegalArgumentException e) {
-      return usageError(err, "sql: " + e.getMessage());
-    }
     boolean script = isScript(args);
-    boolean interactive = !script && stdinIsTerminal;
-    // With a terminal on both ends sqlline opens the system terminal (and takes its width);
-    // otherwise it reads from a stream: the given stdin, or nothing for -e/-f (sqlline reads
-    // the -f file itself), so no terminal is probed and no warning printed.
-    final InputStream in;
-    if (stdinIsTerminal && stdoutIsTerminal) {
-      in = null;
-    } else if (script) {
-      in = new ByteArrayInputStream(new byte[0]);
-    } else {
-      in = System.in;
+    Path stdinScript = null;
+    try {
+      if (!script && !stdinIsTerminal) {
+        // SQL piped in: run it as a script. sqlline reading a pipe through jline would echo
+        // every line with terminal escapes and carry on after a failed statement.
+        stdinScript = Files.createTempFile("travertine-stdin", ".sql");
+        Files.copy(stdin, stdinScript, StandardCopyOption.REPLACE_EXISTING);
+        args = new ArrayList<>(args);
+        args.addAll(List.of("-f", stdinScript.toString()));
+        script = true;
+      }
+      final List<String> sqllineArgs;
+      try {
+        sqllineArgs = sqllineArgs(args, Path.of(""), stdinIsTerminal, stdoutIsTerminal);
+      } catch (IllegalArgumentException e) {
+        return usageError(err, "sql: " + e.getMessage());
+      }
+      return runSqlline(sqllineArgs, script, stdinIsTerminal && stdoutIsTerminal, out, err);
+    } catch (IOException e) {
+      err.println("travertine: sql: " + e);
+      return EXIT_FAILURE;
+    } finally {
+      if (stdinScript != null) {
+        try {
+          Files.deleteIfExists(stdinScript);
+        } catch (IOException ignored) {
+          // a temporary file; nothing else to do
+        }
+      }
     }
+  }
+
+  private static int runSqlline(List<String> sqllineArgs, boolean script, boolean terminal,
+      PrintStream out, PrintStream err) throws IOException {
+    // Interactive (stdin is a terminal), or -e/-f with a terminal on both ends: sqlline opens
+    // the system terminal (and takes its width). Otherwise -e/-f read nothing from the
+    // console (sqlline reads the -f file itself): an empty stream, so no terminal is probed
+    // and no warning printed.
+    final InputStream in = script && !terminal ? new ByteArrayInputStream(new byte[0]) : null;
     FailureTrackingSqlLine sqlline = new FailureTrackingSqlLine();
     sqlline.setOutputStream(out);
     sqlline.setErrorStream(err);
     final SqlLine.Status status;
     try {
-      status = sqlline.begin(sqllineArgs.toArray(new String[0]), in, interactive);
-    } catch (IOException e) {
-      err.println("travertine: sql: " + e.getMessage());
-      return EXIT_FAILURE;
+      status = sqlline.begin(sqllineArgs.toArray(new String[0]), in, !script);
     } finally {
       out.flush();
       err.flush();
@@ -200,8 +223,8 @@ public final class TravertineCli {
     switch (status) {
       case OK:
         // sqlline keeps only the status of the last -e command; an earlier failure is
-        // still a failure for a non-interactive run.
-        return !interactive && sqlline.failed ? EXIT_FAILURE : EXIT_OK;
+        // still a failure for a script.
+        return script && sqlline.failed ? EXIT_FAILURE : EXIT_OK;
       case ARGS:
         return EXIT_USAGE;
       default:
@@ -233,7 +256,8 @@ public final class TravertineCli {
    * REPEATABLE_READ, is not supported by Calcite and costs an error line per run).
    * Unless {@code -n} or {@code -p} is given, user and password are empty (sqlline would
    * otherwise prompt for them). Non-interactive runs ({@code -e}, {@code -f}, or stdin not a
-   * terminal) get {@code --silent=true} (no banner, no "1 row selected" lines; note that
+   * terminal, which {@code run} turns into {@code -f <temporary copy of stdin>}) get
+   * {@code --silent=true} (no banner, no "1 row selected" lines; note that
    * sqlline 1.12 treats any {@code --silent=…} as true, so {@code --silent=false} is
    * dropped) and {@code --force=false} (a script stops at its first failure, whatever
    * ~/.sqlline/sqlline.properties says). When stdout is not a terminal,
@@ -364,6 +388,18 @@ public final class TravertineCli {
    */
   static final class FailureTrackingSqlLine extends SqlLine {
     boolean failed;
+
+    @Override
+    public LineReader getConsoleReader(InputStream inputStream, History fileHistory)
+        throws IOException {
+      LineReader reader = super.getConsoleReader(inputStream, fileHistory);
+      // A terminal that reports no width (a pty nobody sized) leaves maxWidth at 0, and
+      // sqlline then prints empty tables. Arguments (--maxWidth) are applied after this.
+      if (getOpts().getMaxWidth() <= 0 && reader.getTerminal().getWidth() <= 0) {
+        getOpts().set("maxWidth", String.valueOf(NON_TERMINAL_MAX_WIDTH), true);
+      }
+      return reader;
+    }
 
     @Override
     public void handleException(Throwable e) {

@@ -26,8 +26,8 @@ import org.apache.calcite.linq4j.Enumerator;
 public final class TravertineRuntime {
   private TravertineRuntime() {}
 
-  /** Rows of a scan as Object[] in the spec's projection order. */
-  public static Enumerable<Object[]> scan(DataContext root, String specJson) {
+  /** Rows of a scan: Object[] in the spec's projection order, or the bare value for one column. */
+  public static Enumerable<Object> scan(DataContext root, String specJson) {
     ScanSpec spec = ScanSpec.fromJson(specJson);
     TravertineSession session = TravertineSchema.session(root.getRootSchema());
     MergeTreeTable table = session.requireTable(spec.table());
@@ -42,15 +42,15 @@ public final class TravertineRuntime {
     ScanRequest req = new ScanRequest(proj, filter, spec.limit(), spec.ordered(),
         (int) s.getLong(Settings.MAX_THREADS), (int) s.getLong(Settings.MAX_BLOCK_SIZE),
         s.getBool(Settings.USE_PRIMARY_KEY));
-    return new AbstractEnumerable<>() {
-      @Override public Enumerator<Object[]> enumerator() {
+    return new AbstractEnumerable<Object>() {
+      @Override public Enumerator<Object> enumerator() {
         TableScanner scanner = TableScanner.open(table.snapshot(), req, table.context());
-        return new Enumerator<>() {
+        return new Enumerator<Object>() {
           ScanBatch batch;
           int k;
-          Object[] current;
+          Object current;
 
-          @Override public Object[] current() {
+          @Override public Object current() {
             return current;
           }
 
@@ -67,10 +67,13 @@ public final class TravertineRuntime {
               throw new UncheckedIOException("Cannot read table " + spec.table() + ": " + e.getMessage(), e);
             }
             int r = batch.sel()[k];
+            if (proj.length == 1) {
+              current = Vectors.get(batch.cols()[proj[0]], kinds[0], r);
+              return true;
+            }
             Object[] row = new Object[proj.length];
             for (int i = 0; i < proj.length; i++) {
-              Object v = Vectors.get(batch.cols()[proj[i]], kinds[i], r);
-              row[i] = kinds[i] == TypeKind.TIMESTAMP || kinds[i] == TypeKind.DATE || v == null ? v : v;
+              row[i] = Vectors.get(batch.cols()[proj[i]], kinds[i], r);
             }
             current = row;
             return true;
@@ -90,6 +93,11 @@ public final class TravertineRuntime {
         };
       }
     };
+  }
+
+  /** Throws: a statement the engine does not support yet. */
+  public static long unsupported(String message) {
+    throw new UnsupportedOperationException(message);
   }
 
   /** Inserts the rows of {@code source} into a table as one statement; returns the row count. */

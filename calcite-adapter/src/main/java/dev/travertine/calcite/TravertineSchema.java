@@ -80,9 +80,10 @@ public final class TravertineSchema extends AbstractSchema {
     return b.build();
   }
 
-  @Override protected Map<String, RelProtoDataType> getTypeMap() {
-    return Map.of(
-        "TEXT", tf -> tf.createTypeWithNullability(tf.createSqlType(SqlTypeName.VARCHAR), true),
-        "STRING", tf -> tf.createTypeWithNullability(tf.createSqlType(SqlTypeName.VARCHAR), true));
+  /** Type aliases the SQL corpus and ClickHouse users write; Calcite looks types up in the root schema. */
+  public static void addTypeAliases(SchemaPlus root) {
+    RelProtoDataType varchar = tf -> tf.createTypeWithNullability(tf.createSqlType(SqlTypeName.VARCHAR), true);
+    root.add("TEXT", varchar);
+    root.add("STRING", varchar);
   }
 }

@@ -58,12 +58,18 @@ public final class TravertineTableModify extends TableModify implements Enumerab
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
-    if (getOperation() != Operation.INSERT) {
-      throw new UnsupportedOperationException(getOperation()
-          + " is not supported yet: mutations (UPDATE/DELETE) arrive with the mutations work");
-    }
     TravertineTable t = getTable().unwrap(TravertineTable.class);
     BlockBuilder b = new BlockBuilder();
+    if (getOperation() != Operation.INSERT) {
+      // Fails when executed, with the message as the statement's error.
+      Expression fail = b.append("count", Expressions.call(TravertineRuntime.class, "unsupported",
+          Expressions.constant(getOperation() + " is not supported yet: mutations (UPDATE/DELETE) arrive with the"
+              + " mutations work")));
+      b.add(Expressions.return_(null,
+          Expressions.call(BuiltInMethod.SINGLETON_ENUMERABLE.method, Expressions.box(fail))));
+      return implementor.result(PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
+          pref.prefer(JavaRowFormat.SCALAR)), b.toBlock());
+    }
     Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), Prefer.ARRAY);
     Expression source = b.append("source", input.block);
     Expression count = b.append("count",

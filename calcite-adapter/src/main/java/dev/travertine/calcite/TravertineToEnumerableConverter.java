@@ -57,7 +57,9 @@ public final class TravertineToEnumerableConverter extends ConverterImpl impleme
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     TravertineTableScan scan = (TravertineTableScan) getInput();
-    PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY);
+    // One column travels as the bare value (Calcite's SCALAR format), several as Object[].
+    JavaRowFormat format = getRowType().getFieldCount() == 1 ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY;
+    PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), format, false);
     BlockBuilder b = new BlockBuilder();
     Expression enumerable = b.append("enumerable",
         Expressions.call(TravertineRuntime.class, "scan", DataContext.ROOT,

@@ -103,6 +103,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
           TravertineSession session = new TravertineSession(db, settings);
           CalciteConnection cc = (CalciteConnection) connection;
           SchemaPlus root = cc.getRootSchema();
+          TravertineSchema.addTypeAliases(root);
           TravertineSchema main = new TravertineSchema(session);
           SchemaPlus mainPlus = root.add(TravertineSchema.NAME, main);
           mainPlus.setCacheEnabled(false);
