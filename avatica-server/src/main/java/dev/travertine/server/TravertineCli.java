@@ -170,6 +170,13 @@ public final class TravertineCli {
       out.print(USAGE);
       return EXIT_OK;
     }
+    final List<String> sqllineArgs;
+    try {
+      sqllineArgs = new ArrayList<>(
+          sqllineArgs(args, Path.of(""), stdinIsTerminal, stdoutIsTerminal));
+    } catch (IllegalArgumentException e) {
+      return usageError(err, "sql: " + e.getMessage());
+    }
     boolean script = isScript(args);
     Path stdinScript = null;
     try {
@@ -178,15 +185,8 @@ public final class TravertineCli {
         // every line with terminal escapes and carry on after a failed statement.
         stdinScript = Files.createTempFile("travertine-stdin", ".sql");
         Files.copy(stdin, stdinScript, StandardCopyOption.REPLACE_EXISTING);
-        args = new ArrayList<>(args);
-        args.addAll(List.of("-f", stdinScript.toString()));
+        sqllineArgs.addAll(List.of("-f", stdinScript.toString()));
         script = true;
-      }
-      final List<String> sqllineArgs;
-      try {
-        sqllineArgs = sqllineArgs(args, Path.of(""), stdinIsTerminal, stdoutIsTerminal);
-      } catch (IllegalArgumentException e) {
-        return usageError(err, "sql: " + e.getMessage());
       }
       return runSqlline(sqllineArgs, script, stdinIsTerminal && stdoutIsTerminal, out, err);
     } catch (IOException e) {
@@ -256,7 +256,7 @@ public final class TravertineCli {
    * REPEATABLE_READ, is not supported by Calcite and costs an error line per run).
    * Unless {@code -n} or {@code -p} is given, user and password are empty (sqlline would
    * otherwise prompt for them). Non-interactive runs ({@code -e}, {@code -f}, or stdin not a
-   * terminal, which {@code run} turns into {@code -f <temporary copy of stdin>}) get
+   * terminal, for which {@code run} then appends {@code -f <temporary copy of stdin>}) get
    * {@code --silent=true} (no banner, no "1 row selected" lines; note that
    * sqlline 1.12 treats any {@code --silent=…} as true, so {@code --silent=false} is
    * dropped) and {@code --force=false} (a script stops at its first failure, whatever
@@ -283,7 +283,7 @@ public final class TravertineCli {
     for (int i = 0; i < args.size(); i++) {
       String a = args.get(i);
       if (a.equals("--data")) {
-        if (i + 1 >= args.size()) {
+        if (i + 1 >= args.size() || args.get(i + 1).startsWith("-")) {
           throw new IllegalArgumentException("--data needs a directory");
         }
         dataDir = args.get(++i);

@@ -7,6 +7,28 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** Calcite's prepare with Travertine's rules registered in every planner (INSERT … VALUES has no scan to register them). */
 public class TravertinePrepare extends CalcitePrepareImpl {
+  @Override public <T> CalciteSignature<T> prepareSql(org.apache.calcite.jdbc.CalcitePrepare.Context context,
+      Query<T> query, java.lang.reflect.Type elementType, long maxRowCount) {
+    if (query.sql != null) {
+      org.apache.calcite.schema.SchemaPlus main = context.getRootSchema().plus().getSubSchema(TravertineSchema.NAME);
+      if (main != null) {
+        TravertineSession session = TravertineSchema.session(context.getRootSchema().plus());
+        var config = org.apache.calcite.sql.parser.SqlParser.config()
+            .withParserFactory(ParserFactory.FACTORY)
+            .withUnquotedCasing(context.config().unquotedCasing())
+            .withQuotedCasing(context.config().quotedCasing())
+            .withCaseSensitive(context.config().caseSensitive())
+            .withConformance(context.config().conformance());
+        FastInsert fast = FastInsert.tryPrepare(session, query.sql, config);
+        if (fast != null) {
+          return new FastInsertSignature<>(query.sql, fast, fast.rowCount(), context, session);
+        }
+      }
+    }
+    return super.prepareSql(context, query, elementType, maxRowCount);
+  }
+
+
   @Override protected RelOptPlanner createPlanner(org.apache.calcite.jdbc.CalcitePrepare.Context prepareContext,
       org.apache.calcite.plan.@Nullable Context externalContext, @Nullable RelOptCostFactory costFactory) {
     RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);

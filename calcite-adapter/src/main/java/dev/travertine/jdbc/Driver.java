@@ -76,6 +76,10 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
     return super.connect(PREFIX, props);
   }
 
+  @Override public org.apache.calcite.avatica.Meta createMeta(AvaticaConnection connection) {
+    return org.apache.calcite.jdbc.TravertineMetaImpl.create(connection);
+  }
+
   @Override protected Handler createHandler() {
     Handler calcite = super.createHandler();
     return new HandlerImpl() {
