@@ -111,6 +111,19 @@ public final class PartWriter implements AutoCloseable {
 
   /** Appends rows {@code order[from..to)} of a block, in that order. */
   public void append(Block block, int[] order, int from, int to) throws IOException {
+    if (from == 0 && to == block.rows() && isIdentity(order) && batch.size == 0 && rowsWritten == 0
+        && granularity % Block.CHUNK == 0) {
+      // Rows already in order: hand the block's chunks to ORC as they are, no copy.
+      for (VectorizedRowBatch chunk : block.chunks()) {
+        index.add(chunk);
+        writer.addRowBatch(chunk);
+        rowsWritten += chunk.size;
+        if (chunk.size == Block.CHUNK && rowsWritten % stripeRows == 0) {
+          writer.writeIntermediateFooter();
+        }
+      }
+      return;
+    }
     for (int k = from; k < to; k++) {
       int r = order == null ? k : order[k];
       var chunk = block.chunks().get(r >>> Block.CHUNK_SHIFT);
@@ -122,6 +135,18 @@ public final class PartWriter implements AutoCloseable {
       batch.size++;
       afterAppend();
     }
+  }
+
+  private static boolean isIdentity(int[] order) {
+    if (order == null) {
+      return true;
+    }
+    for (int i = 0; i < order.length; i++) {
+      if (order[i] != i) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void afterAppend() throws IOException {

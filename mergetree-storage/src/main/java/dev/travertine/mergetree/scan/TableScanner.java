@@ -47,6 +47,7 @@ public final class TableScanner implements AutoCloseable {
   private final boolean[] include;
   private final SearchArgument sarg;
   private final String[] columnNames;
+  private final org.apache.orc.TypeDescription orcSchema;
   private final AtomicLong rowsRead = new AtomicLong();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Producer producer;
@@ -93,6 +94,7 @@ public final class TableScanner implements AutoCloseable {
     this.include = new boolean[schema.size() + 1];
     include[0] = true;
     cols.stream().forEach(c -> include[c + 1] = true);
+    this.orcSchema = schema.orcSchema();
     this.columnNames = schema.columns().stream().map(c -> c.name()).toArray(String[]::new);
     this.sarg = filter != null && request.usePruning() ? SargBuilder.build(filter, schema) : null;
     ctx.events().add(EngineEvents.SELECTED_PARTS, plan.selectedParts());
@@ -173,6 +175,17 @@ public final class TableScanner implements AutoCloseable {
     return out;
   }
 
+  /** A batch with full vectors only for the columns read; the rest get 1-row placeholders. */
+  private VectorizedRowBatch newReadBatch() {
+    var children = orcSchema.getChildren();
+    VectorizedRowBatch b = new VectorizedRowBatch(children.size(), request.batchSize());
+    for (int c = 0; c < children.size(); c++) {
+      b.cols[c] = org.apache.orc.impl.TypeUtils.createColumn(children.get(c),
+          org.apache.orc.TypeDescription.RowBatchVersion.ORIGINAL, include[c + 1] ? request.batchSize() : 1);
+    }
+    return b;
+  }
+
   private int[] identitySel(int n) {
     int[] sel = new int[n];
     for (int i = 0; i < n; i++) {
@@ -225,7 +238,7 @@ public final class TableScanner implements AutoCloseable {
       if (reader == null) {
         open();
       }
-      VectorizedRowBatch batch = schema.orcSchema().createRowBatch(request.batchSize());
+      VectorizedRowBatch batch = newReadBatch();
       if (!rows.nextBatch(batch) || batch.size == 0) {
         done = true;
         close();
