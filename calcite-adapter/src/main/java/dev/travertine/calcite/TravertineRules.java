@@ -34,7 +34,7 @@ public final class TravertineRules {
   public static final RelOptRule FILTER = new FilterRule();
   public static final RelOptRule PROJECT = new ProjectRule();
   public static final RelOptRule SORT = new SortRule();
-  public static final RelOptRule TO_ENUMERABLE = TravertineToEnumerableConverter.RULE;
+  public static final RelOptRule TO_ENUMERABLE = TravertineTableScan.RULE;
   public static final RelOptRule TABLE_MODIFY = TravertineTableModify.RULE;
 
   public static final List<RelOptRule> ALL = List.of(FILTER, PROJECT, SORT, TO_ENUMERABLE, TABLE_MODIFY);
@@ -46,12 +46,12 @@ public final class TravertineRules {
   /** Filter on scan: the translatable conjuncts go into the scan; the rest stays a Filter. */
   static final class FilterRule extends RelOptRule {
     FilterRule() {
-      super(operand(LogicalFilter.class, operand(TravertineTableScan.class, none())), "TravertineFilterRule");
+      super(operand(LogicalFilter.class, operand(LogicalTravertineScan.class, none())), "TravertineFilterRule");
     }
 
     @Override public void onMatch(RelOptRuleCall call) {
       LogicalFilter filter = call.rel(0);
-      TravertineTableScan scan = call.rel(1);
+      LogicalTravertineScan scan = call.rel(1);
       if (scan.filter != null || scan.limit >= 0 || scan.ordered) {
         return;
       }
@@ -82,12 +82,12 @@ public final class TravertineRules {
   /** Project on scan: the scan reads only the columns used; a Project remains for expressions. */
   static final class ProjectRule extends RelOptRule {
     ProjectRule() {
-      super(operand(LogicalProject.class, operand(TravertineTableScan.class, none())), "TravertineProjectRule");
+      super(operand(LogicalProject.class, operand(LogicalTravertineScan.class, none())), "TravertineProjectRule");
     }
 
     @Override public void onMatch(RelOptRuleCall call) {
       LogicalProject project = call.rel(0);
-      TravertineTableScan scan = call.rel(1);
+      LogicalTravertineScan scan = call.rel(1);
       List<RexNode> exprs = project.getProjects();
       boolean allRefs = exprs.stream().allMatch(e -> e instanceof RexInputRef);
       if (allRefs) {
@@ -116,7 +116,7 @@ public final class TravertineRules {
         remap[i] = k;
         p[k++] = scan.projection[i];
       }
-      TravertineTableScan narrowed = scan.withProjection(p);
+      LogicalTravertineScan narrowed = scan.withProjection(p);
       List<RexNode> newExprs = new ArrayList<>();
       RexShuttle shuttle = new RexShuttle() {
         @Override public RexNode visitInputRef(RexInputRef ref) {
@@ -133,12 +133,12 @@ public final class TravertineRules {
   /** Sort/limit on scan: LIMIT goes into the scan; ORDER BY a prefix of the sort key reads in order. */
   static final class SortRule extends RelOptRule {
     SortRule() {
-      super(operand(LogicalSort.class, operand(TravertineTableScan.class, none())), "TravertineSortRule");
+      super(operand(LogicalSort.class, operand(LogicalTravertineScan.class, none())), "TravertineSortRule");
     }
 
     @Override public void onMatch(RelOptRuleCall call) {
       LogicalSort sort = call.rel(0);
-      TravertineTableScan scan = call.rel(1);
+      LogicalTravertineScan scan = call.rel(1);
       if (scan.limit >= 0 || scan.ordered) {
         return;
       }
@@ -173,7 +173,7 @@ public final class TravertineRules {
           return;
         }
       }
-      TravertineTableScan ordered = scan.withOrder(collation, limit);
+      LogicalTravertineScan ordered = scan.withOrder(collation, limit);
       if (offset > 0) {
         call.transformTo(LogicalSort.create(ordered, collation, sort.offset, sort.fetch));
       } else {

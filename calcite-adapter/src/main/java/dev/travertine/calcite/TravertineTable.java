@@ -20,7 +20,7 @@ import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
 
 /**
  * A MergeTree table as Calcite sees it: its row type, statistics, column defaults, and
- * {@link #toRel} producing a {@link TravertineTableScan} that planner rules enrich with pushed
+ * {@link #toRel} producing a {@link LogicalTravertineScan} that planner rules enrich with pushed
  * filters, projections, limits and read-in-order.
  */
 public final class TravertineTable extends AbstractTable implements TranslatableTable {
@@ -55,7 +55,7 @@ public final class TravertineTable extends AbstractTable implements Translatable
   }
 
   @Override public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
-    return TravertineTableScan.create(context.getCluster(), relOptTable, this);
+    return LogicalTravertineScan.create(context.getCluster(), relOptTable, this);
   }
 
   @Override public <C> C unwrap(Class<C> c) {

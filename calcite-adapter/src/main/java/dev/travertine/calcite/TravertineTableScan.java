@@ -1,164 +1,89 @@
 package dev.travertine.calcite;
 
-import dev.travertine.mergetree.TableSnapshot;
-import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.mergetree.scan.ScanPlan;
-import dev.travertine.mergetree.schema.TableSchema;
-import java.util.ArrayList;
 import java.util.List;
-import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
-import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelTraitSet;
-import org.apache.calcite.rel.RelCollation;
-import org.apache.calcite.rel.RelCollationTraitDef;
-import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.rel.type.RelDataTypeField;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * A scan of a MergeTree table with everything the rules pushed into it: a projection, a filter
- * the engine evaluates (with partition and granule pruning), a limit, and read-in-order. EXPLAIN
- * shows the index analysis, e.g. {@code parts=[1/4], granules=[2/1221]}.
+ * The physical scan: Enumerable code that calls {@link TravertineRuntime#scan} with what the
+ * logical scan absorbed. EXPLAIN shows it with the index analysis, e.g.
+ * {@code TravertineTableScan(table=[[main, t]], filter=[k = 5], parts=[1/4], granules=[2/1221])}.
  */
-public final class TravertineTableScan extends TableScan implements TravertineRel {
-  final TravertineTable travertineTable;
-  final int[] projection;
-  final @Nullable Predicate filter;
-  final long limit;
-  final boolean ordered;
-  private @Nullable long[] analysis; // selected/total parts and granules, computed once
+public final class TravertineTableScan extends TableScan implements EnumerableRel {
 
-  TravertineTableScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, TravertineTable travertineTable,
-      int[] projection, @Nullable Predicate filter, long limit, boolean ordered) {
-    super(cluster, traits, List.of(), table);
-    this.travertineTable = travertineTable;
-    this.projection = projection;
-    this.filter = filter;
-    this.limit = limit;
-    this.ordered = ordered;
-  }
+  static final ConverterRule RULE = ConverterRule.Config.INSTANCE
+      .withConversion(LogicalTravertineScan.class, Convention.NONE, EnumerableConvention.INSTANCE,
+          "TravertineTableScanRule")
+      .withRuleFactory(Rule::new)
+      .toRule(Rule.class);
 
-  static TravertineTableScan create(RelOptCluster cluster, RelOptTable table, TravertineTable t) {
-    int n = t.definition().schema().size();
-    int[] all = new int[n];
-    for (int i = 0; i < n; i++) {
-      all[i] = i;
+  /** Converts the logical scan. */
+  static final class Rule extends ConverterRule {
+    Rule(Config config) {
+      super(config);
     }
-    RelTraitSet traits = cluster.traitSetOf(TravertineRel.CONVENTION);
-    return new TravertineTableScan(cluster, traits, table, t, all, null, -1, false);
+
+    @Override public @Nullable RelNode convert(RelNode rel) {
+      LogicalTravertineScan scan = (LogicalTravertineScan) rel;
+      return new TravertineTableScan(scan.getTraitSet().replace(EnumerableConvention.INSTANCE), scan);
+    }
   }
 
-  TravertineTableScan withProjection(int[] p) {
-    RelTraitSet traits = getTraitSet().replace(RelCollations.EMPTY);
-    return new TravertineTableScan(getCluster(), traits, table, travertineTable, p, filter, limit, ordered);
-  }
+  private final LogicalTravertineScan logical;
 
-  TravertineTableScan withFilter(Predicate f) {
-    return new TravertineTableScan(getCluster(), getTraitSet(), table, travertineTable, projection, f, limit,
-        ordered);
-  }
-
-  TravertineTableScan withLimit(long l) {
-    return new TravertineTableScan(getCluster(), getTraitSet(), table, travertineTable, projection, filter, l,
-        ordered);
-  }
-
-  TravertineTableScan withOrder(RelCollation collation, long l) {
-    RelTraitSet traits = getTraitSet().replaceIf(RelCollationTraitDef.INSTANCE, () -> collation);
-    return new TravertineTableScan(getCluster(), traits, table, travertineTable, projection, filter, l, true);
-  }
-
-  /** A new projection never keeps a read-in-order collation (field indexes would change). */
-  boolean collationIsEmptyOrKept(int[] newProjection) {
-    return !ordered;
+  TravertineTableScan(RelTraitSet traits, LogicalTravertineScan logical) {
+    super(logical.getCluster(), traits, List.of(), logical.getTable());
+    this.logical = logical;
   }
 
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-    return new TravertineTableScan(getCluster(), traitSet, table, travertineTable, projection, filter, limit,
-        ordered);
+    return new TravertineTableScan(traitSet, logical);
   }
 
   @Override public RelDataType deriveRowType() {
-    RelDataType full = table.getRowType();
-    RelDataTypeFactory.Builder b = getCluster().getTypeFactory().builder();
-    List<RelDataTypeField> fields = full.getFieldList();
-    for (int c : projection) {
-      b.add(fields.get(c));
-    }
-    return b.build();
-  }
-
-  ScanSpec spec() {
-    return new ScanSpec(travertineTable.name(), projection, filter, limit, ordered);
-  }
-
-  /** {selectedParts, totalParts, selectedGranules, totalGranules} for the current data. */
-  long[] analysis() {
-    if (analysis == null) {
-      try (TableSnapshot s = travertineTable.engineTable().snapshot()) {
-        ScanPlan p = ScanPlan.plan(s, filter, true);
-        analysis = new long[] {p.selectedParts(), p.totalParts(), p.selectedGranules(), p.totalGranules()};
-      }
-    }
-    return analysis;
+    return logical.getRowType();
   }
 
   @Override public double estimateRowCount(RelMetadataQuery mq) {
-    double rows = travertineTable.getStatistic().getRowCount();
-    if (filter != null) {
-      long[] a = analysis();
-      double fraction = a[3] == 0 ? 1 : (double) a[2] / a[3];
-      rows = Math.max(1, rows * fraction * 0.5);
-    }
-    if (limit >= 0) {
-      rows = Math.min(rows, limit);
-    }
-    return rows;
+    return logical.estimateRowCount(mq);
   }
 
   @Override public @Nullable RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
-    double rows = estimateRowCount(mq);
-    int total = travertineTable.definition().schema().size();
-    double width = (projection.length + 1.0) / (total + 1.0);
-    // Cheaper than any Enumerable alternative, and cheaper with every operator absorbed.
-    return planner.getCostFactory().makeCost(rows, rows * width, 0).multiplyBy(0.1);
+    return logical.readCost(planner, mq);
   }
 
   @Override public RelWriter explainTerms(RelWriter pw) {
-    TableSchema schema = travertineTable.definition().schema();
-    List<String> names = new ArrayList<>();
-    for (int c : projection) {
-      names.add(schema.column(c).name());
-    }
-    pw.item("table", table.getQualifiedName());
-    pw.itemIf("filter", filter == null ? "" : filter.describe(schema), filter != null);
-    pw.itemIf("project", names, projection.length != schema.size() || !isIdentity());
-    pw.itemIf("order", travertineTable.definition().orderBy(), ordered);
-    pw.itemIf("limit", limit, limit >= 0);
-    long[] a = analysis();
-    pw.item("parts", a[0] + "/" + a[1]);
-    pw.item("granules", a[2] + "/" + a[3]);
-    return pw;
+    return logical.explainTerms(pw);
   }
 
-  private boolean isIdentity() {
-    for (int i = 0; i < projection.length; i++) {
-      if (projection[i] != i) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  @Override public void register(RelOptPlanner planner) {
-    TravertineRules.register(planner);
+  @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    // One column travels as the bare value (Calcite's SCALAR format), several as Object[].
+    JavaRowFormat format = getRowType().getFieldCount() == 1 ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY;
+    PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), format, false);
+    BlockBuilder b = new BlockBuilder();
+    Expression enumerable = b.append("enumerable",
+        Expressions.call(TravertineRuntime.class, "scan", DataContext.ROOT,
+            Expressions.constant(logical.spec().toJson())));
+    b.add(Expressions.return_(null, enumerable));
+    return implementor.result(physType, b.toBlock());
   }
 }
