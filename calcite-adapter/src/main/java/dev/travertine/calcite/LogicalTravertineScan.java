@@ -1,6 +1,7 @@
 package dev.travertine.calcite;
 
 import dev.travertine.mergetree.TableSnapshot;
+import dev.travertine.mergetree.scan.Aggregation;
 import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.scan.ScanPlan;
 import dev.travertine.mergetree.schema.TableSchema;
@@ -35,11 +36,17 @@ public final class LogicalTravertineScan extends TableScan {
   final @Nullable Predicate filter;
   final long limit;
   final boolean ordered;
-  private @Nullable long[] analysis; // selected/total parts and granules, computed once
+  /** Absorbed aggregate (null = none): GROUP BY table columns, aggregates, and the output row type. */
+  final @Nullable Agg agg;
+  private @Nullable long[] analysis;
+
+  /** An absorbed aggregate. */
+  record Agg(int[] groupBy, List<Aggregation.Spec> specs, RelDataType rowType, List<String> describe) {} // selected/total parts and granules, computed once
 
   LogicalTravertineScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, TravertineTable travertineTable,
-      int[] projection, @Nullable Predicate filter, long limit, boolean ordered) {
+      int[] projection, @Nullable Predicate filter, long limit, boolean ordered, @Nullable Agg agg) {
     super(cluster, traits, List.of(), table);
+    this.agg = agg;
     this.travertineTable = travertineTable;
     this.projection = projection;
     this.filter = filter;
@@ -54,27 +61,27 @@ public final class LogicalTravertineScan extends TableScan {
       all[i] = i;
     }
     RelTraitSet traits = cluster.traitSetOf(org.apache.calcite.plan.Convention.NONE);
-    return new LogicalTravertineScan(cluster, traits, table, t, all, null, -1, false);
+    return new LogicalTravertineScan(cluster, traits, table, t, all, null, -1, false, null);
   }
 
   LogicalTravertineScan withProjection(int[] p) {
     RelTraitSet traits = getTraitSet().replace(RelCollations.EMPTY);
-    return new LogicalTravertineScan(getCluster(), traits, table, travertineTable, p, filter, limit, ordered);
+    return new LogicalTravertineScan(getCluster(), traits, table, travertineTable, p, filter, limit, ordered, agg);
   }
 
   LogicalTravertineScan withFilter(Predicate f) {
     return new LogicalTravertineScan(getCluster(), getTraitSet(), table, travertineTable, projection, f, limit,
-        ordered);
+        ordered, agg);
   }
 
   LogicalTravertineScan withLimit(long l) {
     return new LogicalTravertineScan(getCluster(), getTraitSet(), table, travertineTable, projection, filter, l,
-        ordered);
+        ordered, agg);
   }
 
   LogicalTravertineScan withOrder(RelCollation collation, long l) {
     RelTraitSet traits = getTraitSet().replaceIf(RelCollationTraitDef.INSTANCE, () -> collation);
-    return new LogicalTravertineScan(getCluster(), traits, table, travertineTable, projection, filter, l, true);
+    return new LogicalTravertineScan(getCluster(), traits, table, travertineTable, projection, filter, l, true, agg);
   }
 
   /** A new projection never keeps a read-in-order collation (field indexes would change). */
@@ -84,10 +91,19 @@ public final class LogicalTravertineScan extends TableScan {
 
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
     return new LogicalTravertineScan(getCluster(), traitSet, table, travertineTable, projection, filter, limit,
-        ordered);
+        ordered, agg);
+  }
+
+  LogicalTravertineScan withAggregate(Agg a) {
+    RelTraitSet traits = getTraitSet().replace(RelCollations.EMPTY);
+    return new LogicalTravertineScan(getCluster(), traits, table, travertineTable, projection, filter, limit, ordered,
+        a);
   }
 
   @Override public RelDataType deriveRowType() {
+    if (agg != null) {
+      return agg.rowType();
+    }
     RelDataType full = table.getRowType();
     RelDataTypeFactory.Builder b = getCluster().getTypeFactory().builder();
     List<RelDataTypeField> fields = full.getFieldList();
@@ -98,7 +114,11 @@ public final class LogicalTravertineScan extends TableScan {
   }
 
   ScanSpec spec() {
-    return new ScanSpec(travertineTable.name(), projection, filter, limit, ordered);
+    if (agg == null) {
+      return new ScanSpec(travertineTable.name(), projection, filter, limit, ordered, null, null, null);
+    }
+    List<String> types = agg.rowType().getFieldList().stream().map(f -> f.getType().getSqlTypeName().name()).toList();
+    return new ScanSpec(travertineTable.name(), projection, filter, limit, ordered, agg.groupBy(), agg.specs(), types);
   }
 
   /** {selectedParts, totalParts, selectedGranules, totalGranules} for the current data. */
@@ -121,6 +141,9 @@ public final class LogicalTravertineScan extends TableScan {
     }
     if (limit >= 0) {
       rows = Math.min(rows, limit);
+    }
+    if (agg != null) {
+      rows = agg.groupBy().length == 0 ? 1 : Math.max(1, rows / 10);
     }
     return rows;
   }
@@ -145,6 +168,7 @@ public final class LogicalTravertineScan extends TableScan {
     pw.itemIf("project", names, projection.length != schema.size() || !isIdentity());
     pw.itemIf("order", travertineTable.definition().orderBy(), ordered);
     pw.itemIf("limit", limit, limit >= 0);
+    pw.itemIf("aggregate", agg == null ? "" : agg.describe(), agg != null);
     long[] a = analysis();
     pw.item("parts", a[0] + "/" + a[1]);
     pw.item("granules", a[2] + "/" + a[3]);
@@ -158,6 +182,10 @@ public final class LogicalTravertineScan extends TableScan {
       }
     }
     return true;
+  }
+
+  boolean hasAggregate() {
+    return agg != null;
   }
 
   @Override public void register(RelOptPlanner planner) {

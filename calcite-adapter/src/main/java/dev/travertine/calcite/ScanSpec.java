@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.travertine.mergetree.scan.Predicate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
+import dev.travertine.mergetree.scan.Aggregation;
 
 /**
  * What the planner pushed into a scan, in table-column terms; travels into generated code as a
@@ -16,14 +18,23 @@ import java.io.UncheckedIOException;
  * @param filter pushed predicate (null = none)
  * @param limit max rows (-1 = none)
  * @param ordered rows in sort-key order
+ * @param groupBy with {@code aggregates}: GROUP BY table columns (the scan returns aggregated rows)
+ * @param aggregates aggregates computed by the engine (null = none)
+ * @param outputTypes SQL type names of the output fields when aggregating
  */
-public record ScanSpec(String table, int[] projection, Predicate filter, long limit, boolean ordered) {
+public record ScanSpec(String table, int[] projection, Predicate filter, long limit, boolean ordered,
+    int[] groupBy, List<Aggregation.Spec> aggregates, List<String> outputTypes) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @JsonCreator
   public ScanSpec(@JsonProperty("table") String table, @JsonProperty("projection") int[] projection,
       @JsonProperty("filter") Predicate filter, @JsonProperty("limit") long limit,
-      @JsonProperty("ordered") boolean ordered) {
+      @JsonProperty("ordered") boolean ordered, @JsonProperty("groupBy") int[] groupBy,
+      @JsonProperty("aggregates") List<Aggregation.Spec> aggregates,
+      @JsonProperty("outputTypes") List<String> outputTypes) {
+    this.groupBy = groupBy;
+    this.aggregates = aggregates;
+    this.outputTypes = outputTypes;
     this.table = table;
     this.projection = projection;
     this.filter = filter;

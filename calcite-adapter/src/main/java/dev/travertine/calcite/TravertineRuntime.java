@@ -3,7 +3,12 @@ package dev.travertine.calcite;
 import dev.travertine.mergetree.Inserter;
 import dev.travertine.mergetree.MergeTreeTable;
 import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.mergetree.TableSnapshot;
+import dev.travertine.mergetree.scan.Aggregation;
 import dev.travertine.mergetree.scan.Predicate;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.linq4j.Linq4j;
 import dev.travertine.mergetree.scan.ScanBatch;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
@@ -38,6 +43,9 @@ public final class TravertineRuntime {
     TypeKind[] kinds = new TypeKind[proj.length];
     for (int i = 0; i < proj.length; i++) {
       kinds[i] = schema.column(proj[i]).type().kind();
+    }
+    if (spec.aggregates() != null) {
+      return aggregate(table, spec, filter, s);
     }
     ScanRequest req = new ScanRequest(proj, filter, spec.limit(), spec.ordered(),
         (int) s.getLong(Settings.MAX_THREADS), (int) s.getLong(Settings.MAX_BLOCK_SIZE),
@@ -93,6 +101,71 @@ public final class TravertineRuntime {
         };
       }
     };
+  }
+
+  /** Runs an absorbed aggregate in the engine; rows come back typed as the plan expects. */
+  private static Enumerable<Object> aggregate(MergeTreeTable table, ScanSpec spec, Predicate filter,
+      SessionSettings s) {
+    int[] groupBy = spec.groupBy();
+    List<Aggregation.Spec> aggs = spec.aggregates();
+    List<Object[]> rows;
+    TableSnapshot snapshot = table.snapshot();
+    if (Aggregation.isTrivialCount(filter, groupBy, aggs)) {
+      try (snapshot) {
+        long n = Aggregation.trivialCount(snapshot);
+        Object[] row = new Object[aggs.size()];
+        java.util.Arrays.fill(row, n);
+        rows = List.<Object[]>of(row);
+      }
+    } else {
+      ScanRequest req = new ScanRequest(Aggregation.columnsRead(groupBy, aggs), filter, -1, false,
+          (int) s.getLong(Settings.MAX_THREADS), (int) s.getLong(Settings.MAX_BLOCK_SIZE),
+          s.getBool(Settings.USE_PRIMARY_KEY));
+      Aggregation a = new Aggregation(table.definition().schema(), groupBy, aggs);
+      try (TableScanner scanner = TableScanner.open(snapshot, req, table.context())) {
+        a.consume(scanner);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read table " + spec.table() + ": " + e.getMessage(), e);
+      }
+      rows = a.result();
+    }
+    List<String> types = spec.outputTypes();
+    List<Object> out = new ArrayList<>(rows.size());
+    for (Object[] r : rows) {
+      for (int i = 0; i < r.length; i++) {
+        r[i] = convert(r[i], types.get(i));
+      }
+      out.add(r.length == 1 ? r[0] : r);
+    }
+    return Linq4j.asEnumerable(out);
+  }
+
+  /** Converts an engine value to Calcite's Java representation of a SQL type. */
+  static Object convert(Object v, String sqlType) {
+    if (v == null) {
+      return null;
+    }
+    return switch (sqlType) {
+      case "BIGINT", "TIMESTAMP" -> ((Number) v).longValue();
+      case "INTEGER", "DATE" -> (int) checkRange(v, Integer.MIN_VALUE, Integer.MAX_VALUE);
+      case "SMALLINT" -> (short) checkRange(v, Short.MIN_VALUE, Short.MAX_VALUE);
+      case "TINYINT" -> (byte) checkRange(v, Byte.MIN_VALUE, Byte.MAX_VALUE);
+      case "DOUBLE" -> ((Number) v).doubleValue();
+      case "REAL", "FLOAT" -> ((Number) v).floatValue();
+      case "DECIMAL" -> v instanceof java.math.BigDecimal b ? b
+          : v instanceof Double || v instanceof Float ? java.math.BigDecimal.valueOf(((Number) v).doubleValue())
+          : java.math.BigDecimal.valueOf(((Number) v).longValue());
+      case "BOOLEAN" -> v instanceof Boolean b ? b : ((Number) v).longValue() != 0;
+      default -> v;
+    };
+  }
+
+  private static long checkRange(Object v, long min, long max) {
+    long x = ((Number) v).longValue();
+    if (x < min || x > max) {
+      throw new ArithmeticException("Value " + x + " out of range");
+    }
+    return x;
   }
 
   /** Throws: a statement the engine does not support yet. */

@@ -41,7 +41,7 @@ public record DataType(TypeKind kind, int precision, int scale) {
       case BIGINT -> TypeDescription.createLong();
       case REAL -> TypeDescription.createFloat();
       case DOUBLE -> TypeDescription.createDouble();
-      case DECIMAL -> TypeDescription.createDecimal().withPrecision(precision).withScale(scale);
+      case DECIMAL -> TypeDescription.createDecimal().withScale(scale).withPrecision(precision);
       case CHAR, VARCHAR -> TypeDescription.createString();
       case DATE -> TypeDescription.createDate();
       case TIMESTAMP -> TypeDescription.createTimestamp();

@@ -1,0 +1,66 @@
+package dev.travertine.calcite;
+
+import static dev.travertine.calcite.JdbcTestSupport.connect;
+import static dev.travertine.calcite.JdbcTestSupport.exec;
+import static dev.travertine.calcite.JdbcTestSupport.explain;
+import static dev.travertine.calcite.JdbcTestSupport.one;
+import static dev.travertine.calcite.JdbcTestSupport.rows;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Aggregates computed by the engine equal Calcite's own: each query runs once on the table
+ * (pushed down) and once on a LIMIT-ed subquery, which keeps the aggregate in Calcite.
+ */
+class AggregatePushdownTest {
+  @TempDir Path dir;
+
+  @Test
+  void pushedAggregatesMatchCalcite() throws Exception {
+    try (Connection c = connect(dir)) {
+      exec(c, "CREATE TABLE a (k BIGINT NOT NULL, g INTEGER, s VARCHAR, d DOUBLE, dc DECIMAL(9, 2), dt DATE, "
+          + "b BOOLEAN, si SMALLINT) PARTITION BY g ORDER BY k");
+      exec(c, "INSERT INTO a SELECT number, CAST(MOD(number, 7) AS INTEGER), "
+          + "CASE WHEN MOD(number, 5) = 0 THEN NULL ELSE 's' || CAST(MOD(number, 13) AS VARCHAR) END, "
+          + "CASE WHEN MOD(number, 11) = 0 THEN NULL ELSE number * 0.25 END, CAST(number AS DECIMAL(9, 2)) / 4, "
+          + "TIMESTAMPADD(DAY, CAST(MOD(number, 40) AS INTEGER), DATE '2024-01-01'), MOD(number, 2) = 0, "
+          + "CAST(MOD(number, 100) AS SMALLINT) FROM TABLE(numbers(30000))");
+      exec(c, "INSERT INTO a VALUES (-1, NULL, 'buffered', 1.5, 0.25, DATE '2023-12-31', TRUE, 3)");
+      List<String> queries = List.of(
+          "SELECT count(*) FROM %s",
+          "SELECT count(*), count(s), count(d), sum(k), sum(d), sum(dc), min(s), max(s), min(dt), max(dt) FROM %s",
+          "SELECT g, count(*), sum(k), avg(d), min(d), max(k) FROM %s GROUP BY g",
+          "SELECT s, count(*), sum(si) FROM %s WHERE k < 500 GROUP BY s",
+          "SELECT g, s, count(*) FROM %s WHERE k > 1000 AND g IN (1, 2) GROUP BY g, s",
+          "SELECT b, dt, count(*), min(b) FROM %s GROUP BY b, dt",
+          "SELECT count(*), sum(d) FROM %s WHERE k < -100",
+          "SELECT g, count(*) FROM %s WHERE k < -100 GROUP BY g");
+      for (String q : queries) {
+        String pushed = String.format(q, "a");
+        String oracle = String.format(q, "(SELECT * FROM a LIMIT 1000000000) t");
+        assertTrue(explain(c, pushed).contains("aggregate="), explain(c, pushed));
+        assertFalse(explain(c, oracle).contains("aggregate="), explain(c, oracle));
+        assertEquals(sorted(rows(c, oracle)), sorted(rows(c, pushed)), pushed);
+      }
+      assertEquals("30001", one(c, "SELECT count(*) FROM a"));
+      // SUM keeps the argument's type, as in Calcite: overflow is an error, not a wrapped value.
+      java.sql.SQLException e = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class,
+          () -> rows(c, "SELECT sum(si) FROM a"));
+      assertTrue(e.getMessage().contains("out of range"), e.getMessage());
+    }
+  }
+
+  private static List<String> sorted(List<String> rows) {
+    List<String> out = new ArrayList<>(rows);
+    out.sort(null);
+    return out;
+  }
+}
