@@ -22,10 +22,16 @@ CREATE TABLE tags (tag VARCHAR, label VARCHAR);
 INSERT INTO tags VALUES ('t0', 'zero'), ('t1', 'one'), ('t2', 'two');
 SQL
 tv -f "$data/create.sql" >/dev/null
+# Merges stopped for this process, so the parts of the load stay visible until OPTIMIZE.
+cat > "$data/load.sql" <<SQL
+SYSTEM STOP MERGES events;
+INSERT INTO events SELECT number, TIMESTAMPADD(DAY, CAST(number / 100000 AS INTEGER), DATE '2024-01-01'), CAST(MOD(number, 1000) AS INTEGER), MOD(number, 100) * 0.5, 't' || CAST(MOD(number, 3) AS VARCHAR) FROM TABLE(numbers($rows));
+SELECT count(*) FROM system.parts WHERE "table" = 'events';
+SQL
 start=$(date +%s.%N)
-tv -e "INSERT INTO events SELECT number, TIMESTAMPADD(DAY, CAST(number / 100000 AS INTEGER), DATE '2024-01-01'), CAST(MOD(number, 1000) AS INTEGER), MOD(number, 100) * 0.5, 't' || CAST(MOD(number, 3) AS VARCHAR) FROM TABLE(numbers($rows))" >/dev/null
+loaded_parts="$(tv -f "$data/load.sql" | tr -d "'\"\r" | tail -1)"
 end=$(date +%s.%N)
-echo "loaded $rows rows in $(echo "$end - $start" | bc) s (including JVM start)"
+echo "loaded $rows rows in $(echo "$end - $start" | bc) s (including JVM start); $loaded_parts parts before any merge"
 
 n=$rows
 expect "count, sum(id)" "$(q "SELECT count(*), sum(id) FROM events")" "$n,$(( n * (n - 1) / 2 ))"
@@ -46,7 +52,8 @@ before="$(q "SELECT count(*) FROM system.parts WHERE \"table\" = 'events'")"
 tv -e "OPTIMIZE TABLE events FINAL" >/dev/null
 after="$(q "SELECT count(*) FROM system.parts WHERE \"table\" = 'events'")"
 partitions="$(q "SELECT count(DISTINCT \"partition\") FROM system.parts WHERE \"table\" = 'events'")"
-echo "parts before OPTIMIZE FINAL: $before, after: $after (partitions: $partitions)"
+echo "parts right after the load: $loaded_parts; in a later process (background merges ran): $before; after OPTIMIZE FINAL: $after (partitions: $partitions)"
+[[ "$after" -lt "$loaded_parts" ]] && echo "ok   merges reduced the parts from $loaded_parts to $after" || { echo "FAIL merges"; exit 1; }
 expect "one part per partition" "$after" "$partitions"
 expect "data after merge" "$(q "SELECT count(*), sum(id) FROM events")" "$n,$(( n * (n - 1) / 2 ))"
 
