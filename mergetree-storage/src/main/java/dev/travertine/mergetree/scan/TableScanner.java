@@ -217,6 +217,15 @@ public final class TableScanner implements AutoCloseable {
 
     private void open() throws IOException {
       PartRef p = task.part();
+      try {
+        openReader(p);
+      } catch (IOException | RuntimeException e) {
+        throw new IOException("Cannot read part " + p.name() + " of table " + snapshot.definition().name()
+            + ": " + e.getMessage(), e);
+      }
+    }
+
+    private void openReader(PartRef p) throws IOException {
       reader = p.openReader();
       Reader.Options o = reader.options().include(include).useSelected(false);
       if (task.granules() != null && sarg != null) {
