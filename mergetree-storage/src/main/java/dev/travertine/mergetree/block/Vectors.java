@@ -73,13 +73,7 @@ public final class Vectors {
   /** Writes one value (storage representation or a compatible Number/String), or null. */
   public static void set(ColumnVector v, DataType type, int row, Object value) {
     if (value == null) {
-      v.noNulls = false;
-      v.isNull[row] = true;
-      if (v instanceof BytesColumnVector b) {
-        b.vector[row] = EMPTY;
-        b.start[row] = 0;
-        b.length[row] = 0;
-      }
+      setNull(v, row);
       return;
     }
     v.isNull[row] = false;
@@ -112,6 +106,17 @@ public final class Vectors {
 
   private static final byte[] EMPTY = new byte[0];
 
+  /** Marks a row NULL (an empty string stands behind it in string vectors). */
+  public static void setNull(ColumnVector v, int row) {
+    v.noNulls = false;
+    v.isNull[row] = true;
+    if (v instanceof BytesColumnVector b) {
+      b.vector[row] = EMPTY;
+      b.start[row] = 0;
+      b.length[row] = 0;
+    }
+  }
+
   /** A writable batch for an ORC schema: string buffers initialised, no nulls yet. */
   public static org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch newBatch(
       org.apache.orc.TypeDescription schema, int size) {
@@ -140,13 +145,7 @@ public final class Vectors {
   public static void copy(ColumnVector src, int srcRow, ColumnVector dst, int dstRow, TypeKind kind) {
     int i = idx(src, srcRow);
     if (!src.noNulls && src.isNull[i]) {
-      dst.noNulls = false;
-      dst.isNull[dstRow] = true;
-      if (dst instanceof BytesColumnVector b) {
-        b.vector[dstRow] = EMPTY;
-        b.start[dstRow] = 0;
-        b.length[dstRow] = 0;
-      }
+      setNull(dst, dstRow);
       return;
     }
     dst.isNull[dstRow] = false;

@@ -256,22 +256,7 @@ public sealed interface Predicate {
         return out;
       }
       // Union of equality selections, kept in row order.
-      BitSet keep = new BitSet();
-      int[] tmp = new int[n];
-      for (Object x : values) {
-        System.arraycopy(sel, 0, tmp, 0, n);
-        int m = new Compare(column, Op.EQ, x).filter(cols, tmp, n);
-        for (int k = 0; k < m; k++) {
-          keep.set(tmp[k]);
-        }
-      }
-      int out = 0;
-      for (int k = 0; k < n; k++) {
-        if (keep.get(sel[k])) {
-          sel[out++] = sel[k];
-        }
-      }
-      return out;
+      return union(values.stream().map(x -> (Predicate) new Compare(column, Op.EQ, x)).toList(), cols, sel, n);
     }
 
     @Override
@@ -392,22 +377,7 @@ public sealed interface Predicate {
 
     @Override
     public int filter(ColumnVector[] cols, int[] sel, int n) {
-      BitSet keep = new BitSet();
-      int[] tmp = new int[n];
-      for (Predicate c : children) {
-        System.arraycopy(sel, 0, tmp, 0, n);
-        int m = c.filter(cols, tmp, n);
-        for (int k = 0; k < m; k++) {
-          keep.set(tmp[k]);
-        }
-      }
-      int out = 0;
-      for (int k = 0; k < n; k++) {
-        if (keep.get(sel[k])) {
-          sel[out++] = sel[k];
-        }
-      }
-      return out;
+      return union(children, cols, sel, n);
     }
 
     @Override
@@ -419,6 +389,26 @@ public sealed interface Predicate {
     public String describe(TableSchema schema) {
       return "OR(" + String.join(", ", children.stream().map(c -> c.describe(schema)).toList()) + ")";
     }
+  }
+
+  /** Keeps the selected rows that pass any of the predicates, in row order. */
+  private static int union(List<Predicate> any, ColumnVector[] cols, int[] sel, int n) {
+    BitSet keep = new BitSet();
+    int[] tmp = new int[n];
+    for (Predicate c : any) {
+      System.arraycopy(sel, 0, tmp, 0, n);
+      int m = c.filter(cols, tmp, n);
+      for (int k = 0; k < m; k++) {
+        keep.set(tmp[k]);
+      }
+    }
+    int out = 0;
+    for (int k = 0; k < n; k++) {
+      if (keep.get(sel[k])) {
+        sel[out++] = sel[k];
+      }
+    }
+    return out;
   }
 
   private static TypeKind kindOf(ColumnVector v, Object value) {
