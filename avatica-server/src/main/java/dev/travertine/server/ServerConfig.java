@@ -1,0 +1,102 @@
+package dev.travertine.server;
+
+import dev.travertine.mergetree.settings.Setting;
+import dev.travertine.mergetree.settings.Settings;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * Server settings, from a properties file (see {@link #DEFAULTS} for every key and its default)
+ * overridden by command-line flags. Unknown keys and bad values are errors.
+ *
+ * <pre>
+ * host = 127.0.0.1          # address to listen on
+ * port = 8765               # 0 = any free port
+ * data = data               # data directory (relative to the working directory)
+ * serialization = protobuf  # protobuf | json (Avatica wire format)
+ * log.file =                # default: &lt;data&gt;/travertine-server.log
+ * auth.user.alice = secret  # users for HTTP Basic authentication; MD5:… or CRYPT:… hashes work too
+ * tls.keystore =            # a JKS/PKCS12 keystore enables HTTPS
+ * tls.keystore.password =
+ * settings.max_threads = 2  # session setting defaults for every connection
+ * </pre>
+ */
+public record ServerConfig(String host, int port, Path dataDir, String serialization, Path logFile,
+    Map<String, String> users, Path keystore, String keystorePassword, Map<String, String> sessionDefaults) {
+
+  /** Every plain key with its default. */
+  public static final Map<String, String> DEFAULTS;
+
+  static {
+    Map<String, String> d = new LinkedHashMap<>();
+    d.put("host", "127.0.0.1");
+    d.put("port", "8765");
+    d.put("data", "data");
+    d.put("serialization", "protobuf");
+    d.put("log.file", "");
+    d.put("tls.keystore", "");
+    d.put("tls.keystore.password", "");
+    DEFAULTS = Map.copyOf(d);
+  }
+
+  /** Reads a config file (null = defaults only) and applies overrides (same keys). */
+  public static ServerConfig load(Path file, Map<String, String> overrides) throws IOException {
+    Map<String, String> v = new TreeMap<>(DEFAULTS);
+    if (file != null) {
+      Properties p = new Properties();
+      try (Reader r = Files.newBufferedReader(file)) {
+        p.load(r);
+      }
+      for (String k : p.stringPropertyNames()) {
+        v.put(k, p.getProperty(k).trim());
+      }
+    }
+    v.putAll(overrides);
+    Map<String, String> users = new TreeMap<>();
+    Map<String, String> settings = new TreeMap<>();
+    for (Map.Entry<String, String> e : v.entrySet()) {
+      String k = e.getKey();
+      if (k.startsWith("auth.user.")) {
+        String user = k.substring("auth.user.".length());
+        if (user.isEmpty() || !user.matches("[A-Za-z0-9_.@-]+")) {
+          throw new IllegalArgumentException("Invalid user name in config key " + k);
+        }
+        if (e.getValue().isEmpty()) {
+          throw new IllegalArgumentException("Empty password for user " + user);
+        }
+        users.put(user, e.getValue());
+      } else if (k.startsWith("settings.")) {
+        Setting s = Settings.require(k.substring("settings.".length()), Setting.Scope.SESSION);
+        settings.put(s.name(), s.normalize(e.getValue()));
+      } else if (!DEFAULTS.containsKey(k)) {
+        throw new IllegalArgumentException("Unknown server setting: " + k + " (known: " + DEFAULTS.keySet()
+            + ", auth.user.<name>, settings.<session setting>)");
+      }
+    }
+    int port;
+    try {
+      port = Integer.parseInt(v.get("port"));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Invalid port: '" + v.get("port") + "' (expected 0..65535)");
+    }
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("Invalid port: " + port + " (expected 0..65535)");
+    }
+    String ser = v.get("serialization").toLowerCase(Locale.ROOT);
+    if (!ser.equals("protobuf") && !ser.equals("json")) {
+      throw new IllegalArgumentException("Invalid serialization: " + ser + " (expected protobuf or json)");
+    }
+    Path data = Path.of(v.get("data")).toAbsolutePath().normalize();
+    Path log = v.get("log.file").isEmpty() ? data.resolve("travertine-server.log") : Path.of(v.get("log.file"));
+    Path ks = v.get("tls.keystore").isEmpty() ? null : Path.of(v.get("tls.keystore"));
+    return new ServerConfig(v.get("host"), port, data, ser, log, Map.copyOf(users), ks,
+        v.get("tls.keystore.password"), Map.copyOf(settings));
+  }
+}

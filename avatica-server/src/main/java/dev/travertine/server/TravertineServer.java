@@ -1,0 +1,176 @@
+package dev.travertine.server;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+import org.apache.calcite.avatica.remote.Driver.Serialization;
+import org.apache.calcite.avatica.remote.LocalService;
+import org.apache.calcite.avatica.remote.Service;
+import org.apache.calcite.avatica.server.AvaticaHandler;
+import org.apache.calcite.avatica.server.AvaticaJsonHandler;
+import org.apache.calcite.avatica.server.AvaticaProtobufHandler;
+import org.apache.calcite.avatica.server.HttpServer;
+import org.apache.calcite.avatica.server.ServerCustomizer;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.HandlerWrapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Travertine node: an embedded engine on the data directory, shared by every client
+ * connection, behind Avatica's HTTP endpoint (protobuf or JSON), with optional HTTP Basic
+ * authentication and TLS, and a {@code /health} endpoint.
+ */
+public final class TravertineServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(TravertineServer.class);
+
+  private final ServerConfig config;
+  private final HttpServer http;
+  private final Connection anchor;
+  private final Path realmFile;
+  private volatile boolean stopped;
+
+  private TravertineServer(ServerConfig config, HttpServer http, Connection anchor, Path realmFile) {
+    this.config = config;
+    this.http = http;
+    this.anchor = anchor;
+    this.realmFile = realmFile;
+  }
+
+  /** Opens the engine and starts listening. */
+  public static TravertineServer start(ServerConfig config) throws IOException, SQLException {
+    String url = "jdbc:travertine:" + config.dataDir();
+    // The anchor keeps the engine (and its lock) open for the server's lifetime, and fails fast
+    // if another process holds the data directory.
+    Connection anchor = DriverManager.getConnection(url);
+    Path realm = null;
+    try {
+      TravertineJdbcMeta meta = new TravertineJdbcMeta(url, config.sessionDefaults());
+      Service service = new LocalService(meta);
+      AvaticaHandler avatica = config.serialization().equals("json")
+          ? new AvaticaJsonHandler(service) : new AvaticaProtobufHandler(service);
+      HttpServer.Builder<Server> b = HttpServer.Builder.<Server>newBuilder()
+          .withHandler(new Endpoints(avatica))
+          .withPort(config.port())
+          .withServerCustomizers(List.of((ServerCustomizer<Server>) server -> {
+            for (var c : server.getConnectors()) {
+              if (c instanceof ServerConnector sc) {
+                sc.setHost(config.host());
+              }
+            }
+          }), Server.class);
+      if (!config.users().isEmpty()) {
+        realm = writeRealm(config.users());
+        b.withBasicAuthentication(realm.toString(), new String[] {"users"});
+      }
+      if (config.keystore() != null) {
+        b.withTLS(config.keystore().toFile(), config.keystorePassword(), config.keystore().toFile(),
+            config.keystorePassword());
+      }
+      HttpServer http = b.build();
+      http.start();
+      TravertineServer s = new TravertineServer(config, http, anchor, realm);
+      LOG.info("Travertine server on {}:{} serving {} ({} serialization{})", config.host(), http.getPort(),
+          config.dataDir(), config.serialization(), realm == null ? ", no authentication" : ", basic auth");
+      return s;
+    } catch (IOException | SQLException | RuntimeException e) {
+      anchor.close();
+      if (realm != null) {
+        Files.deleteIfExists(realm);
+      }
+      throw e;
+    }
+  }
+
+  /** Jetty's realm file: "user: credential,role" lines, readable by the owner only. */
+  private static Path writeRealm(Map<String, String> users) throws IOException {
+    Path f = Files.createTempFile("travertine-realm", ".properties");
+    try {
+      Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
+    } catch (UnsupportedOperationException e) {
+      // Not a POSIX file system; the file is still temporary.
+    }
+    StringBuilder sb = new StringBuilder();
+    users.forEach((u, p) -> sb.append(u).append(": ").append(p).append(",users\n"));
+    Files.writeString(f, sb.toString(), StandardCharsets.UTF_8);
+    return f;
+  }
+
+  public int port() {
+    return http.getPort();
+  }
+
+  /** The JDBC URL clients use. */
+  public String jdbcUrl() {
+    String scheme = config.keystore() == null ? "http" : "https";
+    return "jdbc:avatica:remote:url=" + scheme + "://" + config.host() + ":" + port() + ";serialization="
+        + config.serialization() + (config.users().isEmpty() ? "" : ";authentication=BASIC");
+  }
+
+  /** Stops accepting requests, closes client connections and the engine (flushing buffers). */
+  @Override public synchronized void close() {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
+    LOG.info("Stopping the Travertine server");
+    try {
+      http.stop();
+    } finally {
+      try {
+        anchor.close();
+      } catch (SQLException e) {
+        LOG.warn("Closing the engine failed: {}", e.toString());
+      }
+      try {
+        if (realmFile != null) {
+          Files.deleteIfExists(realmFile);
+        }
+      } catch (IOException e) {
+        LOG.debug("Cannot delete realm file: {}", e.toString());
+      }
+    }
+  }
+
+  /** Blocks until the server stops. */
+  public void join() throws InterruptedException {
+    http.join();
+  }
+
+  /** Serves /health itself and passes everything else to Avatica. */
+  private static final class Endpoints extends HandlerWrapper implements AvaticaHandler {
+    private final AvaticaHandler avatica;
+
+    Endpoints(AvaticaHandler avatica) {
+      this.avatica = avatica;
+      setHandler(avatica);
+    }
+
+    @Override public void handle(String target, Request baseRequest, HttpServletRequest request,
+        HttpServletResponse response) throws IOException, javax.servlet.ServletException {
+      if ("/health".equals(target)) {
+        response.setStatus(200);
+        response.setContentType("text/plain;charset=utf-8");
+        response.getWriter().write("ok\n");
+        baseRequest.setHandled(true);
+        return;
+      }
+      super.handle(target, baseRequest, request, response);
+    }
+
+    @Override public void setServerRpcMetadata(Service.RpcMetadataResponse metadata) {
+      avatica.setServerRpcMetadata(metadata);
+    }
+  }
+}

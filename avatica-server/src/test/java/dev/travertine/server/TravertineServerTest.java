@@ -1,0 +1,118 @@
+package dev.travertine.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A real server on a loopback port, reached through Avatica's remote JDBC driver over HTTP. */
+class TravertineServerTest {
+  @TempDir Path dir;
+
+  private ServerConfig config(Map<String, String> extra) throws Exception {
+    Map<String, String> o = new HashMap<>(Map.of("port", "0", "data", dir.resolve("data").toString()));
+    o.putAll(extra);
+    return ServerConfig.load(null, o);
+  }
+
+  private static String scalar(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
+  @Test
+  void tablesAreSharedAcrossConnectionsAndSurviveStop() throws Exception {
+    for (String ser : new String[] {"protobuf", "json"}) {
+      try (TravertineServer server = TravertineServer.start(config(Map.of("serialization", ser)))) {
+        String url = server.jdbcUrl();
+        assertTrue(url.contains("serialization=" + ser), url);
+        try (Connection a = DriverManager.getConnection(url); Connection b = DriverManager.getConnection(url)) {
+          try (Statement s = a.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS t (k BIGINT, v VARCHAR) ENGINE = MergeTree ORDER BY k");
+            assertEquals(2, s.executeUpdate("INSERT INTO t VALUES (1, 'one'), (2, 'two')"));
+          }
+          assertEquals(ser.equals("json") ? "4" : "2", scalar(b, "SELECT count(*) FROM t"));
+          SQLException e = assertThrows(SQLException.class, () -> scalar(b, "SELECT * FROM missing"));
+          assertTrue(e.getMessage().contains("Object 'missing' not found"), e.getMessage());
+        }
+      }
+    }
+    // The server flushed and released the directory: an embedded connection sees everything.
+    try (Connection c = DriverManager.getConnection("jdbc:travertine:" + dir.resolve("data"))) {
+      assertEquals("4", scalar(c, "SELECT count(*) FROM t"));
+    }
+  }
+
+  @Test
+  void basicAuthenticationAndHealth() throws Exception {
+    try (TravertineServer server = TravertineServer.start(config(Map.of("auth.user.alice", "s3cret")))) {
+      String url = server.jdbcUrl();
+      // Avatica's client reports the HTTP status as an unchecked exception.
+      for (String creds : new String[] {"", ";avatica_user=alice;avatica_password=wrong"}) {
+        Exception e = assertThrows(Exception.class, () -> {
+          try (Connection c = DriverManager.getConnection(url + creds)) {
+            scalar(c, "SELECT 1");
+          }
+        });
+        assertTrue(String.valueOf(e.getMessage()).contains("401"), String.valueOf(e.getMessage()));
+      }
+      try (Connection c = DriverManager.getConnection(url + ";avatica_user=alice;avatica_password=s3cret")) {
+        assertEquals("1", scalar(c, "SELECT 1"));
+      }
+      HttpResponse<String> r = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertEquals(401, r.statusCode(), "everything is behind authentication");
+    }
+  }
+
+  @Test
+  void clientsCannotOverrideServerConnectionProperties() throws Exception {
+    try (TravertineServer server = TravertineServer.start(config(Map.of("settings.max_threads", "1")))) {
+      Properties p = new Properties();
+      p.setProperty("parserFactory", "org.apache.calcite.sql.parser.impl.SqlParserImpl#FACTORY");
+      p.setProperty("schemaFactory", "org.apache.calcite.adapter.jdbc.JdbcSchema$Factory");
+      p.setProperty("max_block_size", "1000");
+      try (Connection c = DriverManager.getConnection(server.jdbcUrl(), p)) {
+        try (Statement s = c.createStatement()) {
+          s.execute("CREATE TABLE w (k INT) ENGINE = MergeTree ORDER BY k"); // needs Travertine's parser
+        }
+        assertEquals("1", scalar(c, "SELECT \"value\" FROM system.settings WHERE name = 'max_threads'"));
+        assertEquals("1000", scalar(c, "SELECT \"value\" FROM system.settings WHERE name = 'max_block_size'"));
+      }
+      HttpResponse<String> r = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, r.statusCode());
+      assertEquals("ok\n", r.body());
+    }
+  }
+
+  @Test
+  void badConfigIsAClearError() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> config(Map.of("prot", "1")));
+    assertTrue(e.getMessage().contains("Unknown server setting: prot"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> config(Map.of("port", "99999")));
+    assertTrue(e.getMessage().contains("Invalid port"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> config(Map.of("settings.nope", "1")));
+    assertTrue(e.getMessage().contains("Unknown setting: nope"), e.getMessage());
+  }
+}
