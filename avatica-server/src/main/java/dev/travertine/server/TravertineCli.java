@@ -71,6 +71,14 @@ public final class TravertineCli {
       "                   -u URL          connect to another JDBC URL instead",
       "                   --outputformat=table|vertical|csv|tsv|json|xmlattr|xmlelements",
       "                   --name=value    any other sqlline option (see !help in sqlline)",
+      "  sql --host H [--port N] [--user U --password P] [sqlline options...]",
+      "                 Run SQL on a Travertine server (Avatica, protobuf) at H:N (default port 8765).",
+      "  server [--config FILE] [--data DIR] [--port N] [--host H]",
+      "                 Start a server: the engine on DIR (default ./data) behind Avatica's",
+      "                 HTTP endpoint. FILE is a properties file (host, port, data,",
+      "                 serialization, log.file, auth.user.NAME, tls.keystore,",
+      "                 tls.keystore.password, settings.NAME); flags override it.",
+      "                 SIGTERM (Ctrl-C) stops it cleanly.",
       "  classpath      Print the runtime classpath, for other JVM tools",
       "                 (driver " + DRIVER + ", URL " + URL_PREFIX + "/path/to/data).",
       "  help           Print this text (also --help, -h).",
@@ -125,9 +133,78 @@ public final class TravertineCli {
         return EXIT_OK;
       case "sql":
         return sql(rest, in, out, err, stdinIsTerminal, stdoutIsTerminal);
+      case "server":
+        return server(rest, out, err);
       default:
         return usageError(err, "unknown command '" + command + "'");
     }
+  }
+
+  /** {@code server}: runs until SIGTERM/Ctrl-C. */
+  private static int server(List<String> args, PrintStream out, PrintStream err) {
+    Path config = null;
+    java.util.Map<String, String> overrides = new java.util.HashMap<>();
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      String key = switch (a) {
+        case "--config" -> "config";
+        case "--data" -> "data";
+        case "--port" -> "port";
+        case "--host" -> "host";
+        case "--serialization" -> "serialization";
+        default -> null;
+      };
+      if (key == null) {
+        return usageError(err, "server: unknown option '" + a + "'");
+      }
+      if (i + 1 >= args.size()) {
+        return usageError(err, "server: " + a + " needs a value");
+      }
+      String v = args.get(++i);
+      if (key.equals("config")) {
+        config = Path.of(v);
+      } else {
+        overrides.put(key, v);
+      }
+    }
+    ServerConfig cfg;
+    try {
+      cfg = ServerConfig.load(config, overrides);
+    } catch (IOException | IllegalArgumentException e) {
+      err.println("travertine: server: " + e.getMessage());
+      return EXIT_USAGE;
+    }
+    try {
+      java.nio.file.Files.createDirectories(cfg.dataDir());
+      if (cfg.logFile().getParent() != null) {
+        java.nio.file.Files.createDirectories(cfg.logFile().getParent());
+      }
+    } catch (IOException e) {
+      err.println("travertine: server: " + e.getMessage());
+      return EXIT_FAILURE;
+    }
+    // slf4j-simple reads these when the first logger is created, which is after this point.
+    System.setProperty("org.slf4j.simpleLogger.logFile", cfg.logFile().toString());
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
+    System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+    TravertineServer server;
+    try {
+      server = TravertineServer.start(cfg);
+    } catch (Exception e) {
+      err.println("travertine: server: cannot start: " + e.getMessage());
+      return EXIT_FAILURE;
+    }
+    Thread hook = new Thread(server::close, "travertine-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    out.println("travertine " + version() + " server on port " + server.port() + ", data " + cfg.dataDir()
+        + ", log " + cfg.logFile() + "; connect with: bin/travertine sql -u \"" + server.jdbcUrl() + "\"");
+    out.flush();
+    try {
+      server.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return EXIT_OK;
   }
 
   private static int usageError(PrintStream err, String message) {
@@ -280,8 +357,26 @@ public final class TravertineCli {
     boolean maxWidthGiven = false;
     boolean isolationGiven = false;
     List<String> passThrough = new ArrayList<>();
+    boolean remote = false;
+    String host = null;
+    String port = null;
+    String user = null;
+    String password = null;
     for (int i = 0; i < args.size(); i++) {
       String a = args.get(i);
+      if (a.equals("--host") || a.equals("--port") || a.equals("--user") || a.equals("--password")) {
+        if (i + 1 >= args.size()) {
+          throw new IllegalArgumentException(a + " needs a value");
+        }
+        String v = args.get(++i);
+        switch (a) {
+          case "--host" -> host = v;
+          case "--port" -> port = v;
+          case "--user" -> user = v;
+          default -> password = v;
+        }
+        continue;
+      }
       if (a.equals("--data")) {
         if (i + 1 >= args.size() || args.get(i + 1).startsWith("-")) {
           throw new IllegalArgumentException("--data needs a directory");
@@ -325,7 +420,10 @@ public final class TravertineCli {
           throw new IllegalArgumentException(a + " needs a value");
         }
         switch (a) {
-          case "-u": case "-c": case "-cn": hasUrl = true; break;
+          case "-u": case "-c": case "-cn":
+            hasUrl = true;
+            remote |= a.equals("-u") && args.get(i + 1).startsWith("jdbc:avatica:remote:");
+            break;
           case "-d": hasDriver = true; break;
           case "-n": case "-p": hasCredentials = true; break;
           case "-e": case "-f": script = true; break;
@@ -339,6 +437,25 @@ public final class TravertineCli {
     }
 
     List<String> result = new ArrayList<>();
+    if (host != null || port != null) {
+      if (hasUrl) {
+        throw new IllegalArgumentException("--host/--port and -u exclude each other");
+      }
+      String url = "jdbc:avatica:remote:url=http://" + (host == null ? "127.0.0.1" : host) + ":"
+          + (port == null ? "8765" : port) + ";serialization=protobuf";
+      if (user != null) {
+        url += ";authentication=BASIC;avatica_user=" + user + ";avatica_password=" + (password == null ? "" : password);
+      }
+      result.addAll(List.of("-u", url));
+      hasUrl = true;
+      remote = true;
+    } else if (user != null || password != null) {
+      throw new IllegalArgumentException("--user/--password need --host or --port");
+    }
+    if (remote && !isolationGiven) {
+      // A Travertine server answers sqlline's REPEATABLE_READ request with an error line.
+      result.add("--isolation=TRANSACTION_NONE");
+    }
     if (hasUrl) {
       if (dataDir != null) {
         throw new IllegalArgumentException("--data and -u (or -c/-cn) exclude each other");

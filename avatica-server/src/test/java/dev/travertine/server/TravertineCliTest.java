@@ -137,11 +137,27 @@ class TravertineCliTest {
   }
 
   @Test
+  void hostAndPortShortcutsBuildAnAvaticaUrl(@TempDir Path dir) {
+    List<String> got = TravertineCli.sqllineArgs(
+        List.of("--host", "127.0.0.1", "--port", "9000", "--user", "bob", "--password", "pw", "-e", "SELECT 1"),
+        dir, false, false);
+    assertEquals(List.of("-u", "jdbc:avatica:remote:url=http://127.0.0.1:9000;serialization=protobuf;"
+        + "authentication=BASIC;avatica_user=bob;avatica_password=pw", "--isolation=TRANSACTION_NONE",
+        "-n", "", "-p", "", "--silent=true", "--force=false", "--maxWidth=10000", "-e", "SELECT 1"), got);
+    assertThrows(IllegalArgumentException.class,
+        () -> TravertineCli.sqllineArgs(List.of("--user", "bob", "-e", "x"), dir, false, false));
+  }
+
+  @Test
   void otherUrlIsNotEmbedded(@TempDir Path cwd) {
     String url = "jdbc:avatica:remote:url=http://localhost:8765;serialization=PROTOBUF";
-    assertEquals(List.of("-n", "", "-p", "", "--silent=true", "--force=false",
+    assertEquals(List.of("--isolation=TRANSACTION_NONE", "-n", "", "-p", "", "--silent=true", "--force=false",
         "--maxWidth=10000", "-u", url, "-e", "SELECT 1"),
         TravertineCli.sqllineArgs(List.of("-u", url, "-e", "SELECT 1"), cwd, false, false));
+    String other = "jdbc:h2:mem:x";
+    assertEquals(List.of("-n", "", "-p", "", "--silent=true", "--force=false",
+        "--maxWidth=10000", "-u", other, "-e", "SELECT 1"),
+        TravertineCli.sqllineArgs(List.of("-u", other, "-e", "SELECT 1"), cwd, false, false));
   }
 
   @Test
