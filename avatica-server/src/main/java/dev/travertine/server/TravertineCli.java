@@ -79,6 +79,11 @@ public final class TravertineCli {
       "                 serialization, log.file, auth.user.NAME, tls.keystore,",
       "                 tls.keystore.password, settings.NAME); flags override it.",
       "                 SIGTERM (Ctrl-C) stops it cleanly.",
+      "  benchmark (-u URL | --data DIR | --host H [--port N] [--user U --password P])",
+      "            (-q SQL ... | -f FILE) [-i N] [-c N] [-t SECONDS] [--warmup N] [--cumulative] [--json]",
+      "                 Run queries repeatedly (N iterations, default 100, or for SECONDS) on",
+      "                 -c connections and print QPS, rows/s and MiB/s read, result rows/s and",
+      "                 latency percentiles, per query and overall (like clickhouse-benchmark).",
       "  classpath      Print the runtime classpath, for other JVM tools",
       "                 (driver " + DRIVER + ", URL " + URL_PREFIX + "/path/to/data).",
       "  help           Print this text (also --help, -h).",
@@ -135,8 +140,95 @@ public final class TravertineCli {
         return sql(rest, in, out, err, stdinIsTerminal, stdoutIsTerminal);
       case "server":
         return server(rest, out, err);
+      case "benchmark":
+        return benchmark(rest, out, err);
       default:
         return usageError(err, "unknown command '" + command + "'");
+    }
+  }
+
+  /** {@code benchmark}. */
+  private static int benchmark(List<String> args, PrintStream out, PrintStream err) {
+    String url = null;
+    String data = null;
+    String host = null;
+    String port = null;
+    String user = null;
+    String password = null;
+    List<String> queries = new ArrayList<>();
+    long iterations = -1;
+    int concurrency = 1;
+    double seconds = -1;
+    int warmup = 1;
+    boolean json = false;
+    try {
+      for (int i = 0; i < args.size(); i++) {
+        String a = args.get(i);
+        if (a.equals("--json")) {
+          json = true;
+          continue;
+        }
+        if (a.equals("--cumulative")) {
+          continue; // the report covers the whole run: it is cumulative
+        }
+        if (i + 1 >= args.size()) {
+          return usageError(err, "benchmark: " + a + " needs a value");
+        }
+        String v = args.get(++i);
+        switch (a) {
+          case "-u" -> url = v;
+          case "--data" -> data = v;
+          case "--host" -> host = v;
+          case "--port" -> port = v;
+          case "--user" -> user = v;
+          case "--password" -> password = v;
+          case "-q" -> queries.add(v);
+          case "-f" -> queries.addAll(dev.travertine.server.tools.Benchmark.splitQueries(
+              java.nio.file.Files.readString(Path.of(v))));
+          case "-i" -> iterations = Long.parseLong(v);
+          case "-c" -> concurrency = Integer.parseInt(v);
+          case "-t" -> seconds = Double.parseDouble(v);
+          case "--warmup" -> warmup = Integer.parseInt(v);
+          default -> {
+            return usageError(err, "benchmark: unknown option '" + a + "'");
+          }
+        }
+      }
+    } catch (NumberFormatException e) {
+      return usageError(err, "benchmark: not a number: " + e.getMessage());
+    } catch (IOException e) {
+      err.println("travertine: benchmark: cannot read queries: " + e.getMessage());
+      return EXIT_FAILURE;
+    }
+    if (queries.isEmpty()) {
+      return usageError(err, "benchmark: give queries with -q SQL or -f FILE");
+    }
+    if (concurrency < 1) {
+      return usageError(err, "benchmark: -c must be at least 1");
+    }
+    int targets = (url != null ? 1 : 0) + (data != null ? 1 : 0) + (host != null || port != null ? 1 : 0);
+    if (targets > 1) {
+      return usageError(err, "benchmark: give one of -u, --data, --host/--port");
+    }
+    if (host != null || port != null) {
+      url = "jdbc:avatica:remote:url=http://" + (host == null ? "127.0.0.1" : host) + ":"
+          + (port == null ? "8765" : port) + ";serialization=protobuf"
+          + (user == null ? "" : ";authentication=BASIC;avatica_user=" + user + ";avatica_password="
+          + (password == null ? "" : password));
+      user = null;
+    } else if (url == null) {
+      url = URL_PREFIX + Path.of(data == null ? DEFAULT_DATA_DIR : data).toAbsolutePath().normalize();
+    }
+    if (iterations < 0 && seconds < 0) {
+      iterations = 100;
+    }
+    try {
+      return dev.travertine.server.tools.Benchmark.run(new dev.travertine.server.tools.Benchmark.Options(
+          url, user, password, queries, iterations, concurrency, seconds, warmup, json), out, err);
+    } catch (Exception e) {
+      Throwable c = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
+      err.println("travertine: benchmark: " + c.getMessage());
+      return EXIT_FAILURE;
     }
   }
 

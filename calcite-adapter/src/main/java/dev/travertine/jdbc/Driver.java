@@ -73,6 +73,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
     props.setProperty("unquotedCasing", "UNCHANGED");
     props.setProperty("quotedCasing", "UNCHANGED");
     props.setProperty("conformance", "LENIENT");
+    props.setProperty("typeSystem", "dev.travertine.calcite.TravertineTypeSystem#INSTANCE");
     return super.connect(PREFIX, props);
   }
 

@@ -34,6 +34,7 @@ public final class EngineEvents {
   public Map<String, Long> snapshot() {
     Map<String, Long> out = new TreeMap<>();
     counters.forEach((k, v) -> out.put(k, v.sum()));
+    out.putAll(dev.travertine.io.IoStats.snapshot());
     return out;
   }
 }

@@ -3,6 +3,7 @@ package dev.travertine.io.local;
 import dev.travertine.io.FileIO;
 import dev.travertine.io.FileInfo;
 import dev.travertine.io.InputFile;
+import dev.travertine.io.IoStats;
 import dev.travertine.io.OutputFile;
 import dev.travertine.io.RandomAccessInput;
 import dev.travertine.io.StoragePaths;
@@ -243,6 +244,8 @@ public final class LocalFileIO implements FileIO {
     @Override
     public void readFully(long position, byte[] buffer, int offset, int len) throws IOException {
       RandomAccessInput.checkRange(position, offset, len, buffer, length);
+      IoStats.READ_REQUESTS.increment();
+      IoStats.READ_BYTES.add(len);
       ByteBuffer bb = ByteBuffer.wrap(buffer, offset, len);
       long pos = position;
       while (bb.hasRemaining()) {
@@ -288,6 +291,7 @@ public final class LocalFileIO implements FileIO {
     public void write(byte[] b, int off, int len) throws IOException {
       if (len >= buffer.capacity()) {
         drain();
+        IoStats.WRITE_BYTES.add(len);
         ByteBuffer bb = ByteBuffer.wrap(b, off, len);
         while (bb.hasRemaining()) {
           channel.write(bb);
@@ -302,6 +306,7 @@ public final class LocalFileIO implements FileIO {
     }
 
     private void drain() throws IOException {
+      IoStats.WRITE_BYTES.add(buffer.position());
       buffer.flip();
       while (buffer.hasRemaining()) {
         channel.write(buffer);

@@ -1,0 +1,22 @@
+package dev.travertine.io;
+
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Process-wide storage I/O counters (requests and bytes), kept by the FileIO implementations and
+ * shown by the engine's event counters (system.events).
+ */
+public final class IoStats {
+  private IoStats() {}
+
+  public static final LongAdder READ_REQUESTS = new LongAdder();
+  public static final LongAdder READ_BYTES = new LongAdder();
+  public static final LongAdder WRITE_BYTES = new LongAdder();
+
+  /** Current values by ClickHouse-like event name. */
+  public static Map<String, Long> snapshot() {
+    return Map.of("ReadRequests", READ_REQUESTS.sum(), "ReadBytes", READ_BYTES.sum(),
+        "WriteBytes", WRITE_BYTES.sum());
+  }
+}
