@@ -542,3 +542,16 @@ SqlNode SqlSystemCommand() :
         return new SqlSystemCommand(s.end(this), kind, table);
     }
 }
+
+/** KILL QUERY WHERE condition (ClickHouse): cancels the running queries the condition selects. */
+SqlNode SqlKillQuery() :
+{
+    final Span s;
+    final SqlNode condition;
+}
+{
+    <KILL> { s = span(); } <QUERY> <WHERE> condition = Expression(ExprContext.ACCEPT_NON_QUERY)
+    {
+        return new SqlKillQuery(s.end(this), condition);
+    }
+}

@@ -91,6 +91,14 @@ public final class SystemSchema extends AbstractSchema {
     m.put("merge_tree_settings", new SystemTable(List.of(c("name", vc), c("value", vc), c("description", vc),
         c("type", vc)), this::mergeTreeSettings));
     m.put("events", new SystemTable(List.of(c("event", vc), c("value", bi)), this::events));
+    m.put("query_log", new SystemTable(List.of(c("query_id", vc), c("user", vc), c("query", vc),
+        c("query_start_time", SqlTypeName.TIMESTAMP), c("query_duration_ms", bi), c("read_rows", bi),
+        c("read_bytes", bi), c("result_rows", bi), c("memory_usage", bi), c("exception", vc)), this::queryLog));
+    m.put("processes", new SystemTable(List.of(c("query_id", vc), c("user", vc), c("query", vc),
+        c("elapsed", SqlTypeName.DOUBLE), c("read_rows", bi), c("result_rows", bi), c("is_cancelled",
+        SqlTypeName.BOOLEAN)), this::processes));
+    m.put("metrics", new SystemTable(List.of(c("metric", vc), c("value", bi), c("description", vc)),
+        this::metrics));
     m.put("views", new SystemTable(List.of(c("database", vc), c("name", vc), c("definition", vc)), this::views));
     return m;
   }
@@ -180,6 +188,43 @@ public final class SystemSchema extends AbstractSchema {
   private List<Object[]> events() {
     List<Object[]> out = new ArrayList<>();
     db().events().snapshot().forEach((k, v) -> out.add(new Object[] {k, v}));
+    return out;
+  }
+
+  private List<Object[]> queryLog() {
+    List<Object[]> out = new ArrayList<>();
+    for (var e : db().queries().log()) {
+      out.add(new Object[] {e.queryId(), e.user(), e.query(), e.startMillis(), e.durationMillis(), e.readRows(),
+          e.readBytes(), e.resultRows(), null, e.exception()});
+    }
+    return out;
+  }
+
+  private List<Object[]> processes() {
+    List<Object[]> out = new ArrayList<>();
+    long now = db().context().clock().millis();
+    for (var q : db().queries().running()) {
+      out.add(new Object[] {q.id(), q.user(), q.query(), (now - q.startMillis()) / 1000.0, q.readRows(),
+          q.resultRows(), q.isCancelled()});
+    }
+    return out;
+  }
+
+  private List<Object[]> metrics() {
+    long parts = 0;
+    long buffered = 0;
+    long merges = 0;
+    for (MergeTreeTable t : db().tables()) {
+      parts += t.activeParts().size();
+      buffered += t.bufferedRows();
+      merges += t.runningMerges().size();
+    }
+    List<Object[]> out = new ArrayList<>();
+    out.add(new Object[] {"Query", (long) db().queries().running().size(), "Queries running now"});
+    out.add(new Object[] {"Merge", merges, "Merges running now"});
+    out.add(new Object[] {"PartsActive", parts, "Active parts of all tables"});
+    out.add(new Object[] {"BufferedRows", buffered, "Rows in insert buffers (in the WAL, not yet in parts)"});
+    out.add(new Object[] {"Tables", (long) db().tables().size(), "Tables"});
     return out;
   }
 

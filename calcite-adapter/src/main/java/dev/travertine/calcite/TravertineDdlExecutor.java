@@ -91,6 +91,8 @@ public final class TravertineDdlExecutor implements DdlExecutor {
         session.requireTable(name(o.table)).optimize(o.isFinal);
       } else if (node instanceof SqlSystemCommand s) {
         system(session, s);
+      } else if (node instanceof dev.travertine.calcite.ddl.SqlKillQuery k) {
+        killQuery(context, session, k);
       } else if (node instanceof SqlSetOption s) {
         setOption(session, s);
       } else {
@@ -379,6 +381,28 @@ public final class TravertineDdlExecutor implements DdlExecutor {
         case STOP_MERGES -> t.stopMerges(true);
         case START_MERGES -> t.stopMerges(false);
         default -> throw new AssertionError(s.kind);
+      }
+    }
+  }
+
+  /** Selects the queries through system.processes, then cancels them. */
+  private void killQuery(CalcitePrepare.Context context, TravertineSession session,
+      dev.travertine.calcite.ddl.SqlKillQuery k) {
+    Connection conn = (Connection) context.getDataContext().getQueryProvider();
+    String cond = k.condition.toSqlString(CalciteSqlDialect.DEFAULT).getSql();
+    var self = session.currentQuery();
+    List<String> ids = new ArrayList<>();
+    try (Statement s = conn.createStatement();
+        java.sql.ResultSet rs = s.executeQuery("SELECT query_id FROM \"system\".\"processes\" WHERE " + cond)) {
+      while (rs.next()) {
+        ids.add(rs.getString(1));
+      }
+    } catch (SQLException e) {
+      throw new IllegalArgumentException("Invalid KILL QUERY condition: " + e.getMessage(), e);
+    }
+    for (String id : ids) {
+      if (self == null || !id.equals(self.id())) {
+        session.database().queries().kill(id);
       }
     }
   }

@@ -21,8 +21,26 @@ public class TravertinePrepare extends CalcitePrepareImpl {
             .withConformance(context.config().conformance());
         FastInsert fast = FastInsert.tryPrepare(session, query.sql, config);
         if (fast != null) {
-          return new FastInsertSignature<>(query.sql, fast, fast.rowCount(), context, session);
+          return QueryTracking.wrap(new FastInsertSignature<>(query.sql, fast, fast.rowCount(), context, session),
+              session);
         }
+        // DDL runs while preparing: it is logged here; other statements when executed.
+        var registry = session.database().queries();
+        var q = registry.begin(session.user(), query.sql);
+        session.setCurrentQuery(q);
+        CalciteSignature<T> sig;
+        try {
+          sig = super.prepareSql(context, query, elementType, maxRowCount);
+        } catch (RuntimeException e) {
+          registry.finish(q, e);
+          throw e;
+        }
+        if (sig.statementType == org.apache.calcite.avatica.Meta.StatementType.OTHER_DDL) {
+          registry.finish(q, null);
+          return sig;
+        }
+        registry.abandon(q); // executions are logged by the wrapped signature
+        return QueryTracking.wrap(sig, session);
       }
     }
     return super.prepareSql(context, query, elementType, maxRowCount);

@@ -45,17 +45,19 @@ public final class TravertineRuntime {
       kinds[i] = schema.column(proj[i]).type().kind();
     }
     if (spec.aggregates() != null) {
-      return aggregate(table, spec, filter, s);
+      return aggregate(session, table, spec, filter, s);
     }
     ScanRequest req = new ScanRequest(proj, filter, spec.limit(), spec.ordered(),
         (int) s.getLong(Settings.MAX_THREADS), (int) s.getLong(Settings.MAX_BLOCK_SIZE),
         s.getBool(Settings.USE_PRIMARY_KEY));
     return new AbstractEnumerable<Object>() {
       @Override public Enumerator<Object> enumerator() {
+        dev.travertine.mergetree.query.QueryContext q = session.currentQuery();
         TableScanner scanner = TableScanner.open(table.snapshot(), req, table.context());
         return new Enumerator<Object>() {
           ScanBatch batch;
           int k;
+          long attributed;
           Object current;
 
           @Override public Object current() {
@@ -65,6 +67,12 @@ public final class TravertineRuntime {
           @Override public boolean moveNext() {
             try {
               while (batch == null || ++k >= batch.size()) {
+                if (q != null) {
+                  q.checkCancelled();
+                  long read = scanner.rowsRead();
+                  q.addReadRows(read - attributed);
+                  attributed = read;
+                }
                 batch = scanner.next();
                 k = -1;
                 if (batch == null) {
@@ -94,6 +102,10 @@ public final class TravertineRuntime {
           @Override public void close() {
             try {
               scanner.close();
+              if (q != null) {
+                q.addReadRows(scanner.rowsRead() - attributed);
+                attributed = scanner.rowsRead();
+              }
             } catch (IOException e) {
               throw new UncheckedIOException(e);
             }
@@ -104,8 +116,8 @@ public final class TravertineRuntime {
   }
 
   /** Runs an absorbed aggregate in the engine; rows come back typed as the plan expects. */
-  private static Enumerable<Object> aggregate(MergeTreeTable table, ScanSpec spec, Predicate filter,
-      SessionSettings s) {
+  private static Enumerable<Object> aggregate(TravertineSession session, MergeTreeTable table, ScanSpec spec,
+      Predicate filter, SessionSettings s) {
     int[] groupBy = spec.groupBy();
     List<Aggregation.Spec> aggs = spec.aggregates();
     List<Object[]> rows;
@@ -122,8 +134,12 @@ public final class TravertineRuntime {
           (int) s.getLong(Settings.MAX_THREADS), (int) s.getLong(Settings.MAX_BLOCK_SIZE),
           s.getBool(Settings.USE_PRIMARY_KEY));
       Aggregation a = new Aggregation(table.definition().schema(), groupBy, aggs);
+      dev.travertine.mergetree.query.QueryContext q = session.currentQuery();
       try (TableScanner scanner = TableScanner.open(snapshot, req, table.context())) {
-        a.consume(scanner);
+        a.consume(scanner, q == null ? () -> { } : q::checkCancelled);
+        if (q != null) {
+          q.addReadRows(scanner.rowsRead());
+        }
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read table " + spec.table() + ": " + e.getMessage(), e);
       }

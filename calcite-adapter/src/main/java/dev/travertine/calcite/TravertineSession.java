@@ -8,10 +8,26 @@ import dev.travertine.mergetree.settings.SessionSettings;
 public final class TravertineSession {
   private final Database database;
   private final SessionSettings settings;
+  private final String user;
+  private volatile dev.travertine.mergetree.query.QueryContext current;
 
-  public TravertineSession(Database database, SessionSettings settings) {
+  public TravertineSession(Database database, SessionSettings settings, String user) {
     this.database = database;
     this.settings = settings;
+    this.user = user;
+  }
+
+  public String user() {
+    return user;
+  }
+
+  /** The statement this connection is running (null between statements). */
+  public dev.travertine.mergetree.query.QueryContext currentQuery() {
+    return current;
+  }
+
+  void setCurrentQuery(dev.travertine.mergetree.query.QueryContext q) {
+    current = q;
   }
 
   public Database database() {

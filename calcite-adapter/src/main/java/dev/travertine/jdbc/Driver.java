@@ -105,7 +105,8 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
             }
             settings.set(k, p.getProperty(k));
           }
-          TravertineSession session = new TravertineSession(db, settings);
+          TravertineSession session = new TravertineSession(db, settings,
+              p.getProperty("user") == null || p.getProperty("user").isEmpty() ? "default" : p.getProperty("user"));
           CalciteConnection cc = (CalciteConnection) connection;
           SchemaPlus root = cc.getRootSchema();
           TravertineSchema.addTypeAliases(root);

@@ -75,6 +75,7 @@ public final class Database implements AutoCloseable {
   private final EngineContext ctx;
   private final boolean ownsExecutors;
   private final Map<String, MergeTreeTable> tables = new ConcurrentHashMap<>();
+  private final dev.travertine.mergetree.query.QueryRegistry queries;
   private final Map<String, ViewDefinition> views = new ConcurrentHashMap<>();
   private final Object ddlLock = new Object();
   private volatile boolean closed;
@@ -99,6 +100,7 @@ public final class Database implements AutoCloseable {
     this.lock = l;
     this.ctx = ctx;
     this.ownsExecutors = ownsExecutors;
+    this.queries = new dev.travertine.mergetree.query.QueryRegistry(ctx.clock());
   }
 
   /** Opens a data directory with the engine's own executors and the system clock. */
@@ -211,6 +213,11 @@ public final class Database implements AutoCloseable {
 
   public EngineContext context() {
     return ctx;
+  }
+
+  /** Running and finished statements (system.processes, system.query_log). */
+  public dev.travertine.mergetree.query.QueryRegistry queries() {
+    return queries;
   }
 
   public EngineEvents events() {

@@ -113,11 +113,15 @@ public final class Aggregation {
     return n;
   }
 
-  /** Consumes every batch of a scanner. */
-  public void consume(TableScanner scanner) throws IOException {
+  /** Consumes every batch of a scanner; {@code check} runs before each batch (cancellation). */
+  public void consume(TableScanner scanner, Runnable check) throws IOException {
     ScanBatch b;
     int[] gid = new int[0];
-    while ((b = scanner.next()) != null) {
+    while (true) {
+      check.run();
+      if ((b = scanner.next()) == null) {
+        break;
+      }
       if (gid.length < b.size()) {
         gid = new int[Math.max(b.size(), 1024)];
       }

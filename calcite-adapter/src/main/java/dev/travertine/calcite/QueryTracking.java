@@ -1,0 +1,82 @@
+package dev.travertine.calcite;
+
+import dev.travertine.mergetree.query.QueryContext;
+import dev.travertine.mergetree.query.QueryRegistry;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+
+/**
+ * Puts statements in the query log: every execution of a prepared signature is one query, from
+ * bind until its result is consumed or closed, counting result rows; DDL (which runs while
+ * preparing) and failures to prepare are logged by {@link TravertinePrepare}.
+ */
+final class QueryTracking {
+  private QueryTracking() {}
+
+  static <T> CalcitePrepare.CalciteSignature<T> wrap(CalcitePrepare.CalciteSignature<T> sig,
+      TravertineSession session) {
+    if (sig.statementType == Meta.StatementType.OTHER_DDL) {
+      return sig;
+    }
+    QueryRegistry registry = session.database().queries();
+    String sql = sig.sql;
+    return new CalcitePrepare.CalciteSignature<>(sig.sql, sig.parameters, sig.internalParameters, sig.rowType,
+        sig.columns, sig.cursorFactory, sig.rootSchema, sig.getCollationList(), -1,
+        dataContext -> {
+          QueryContext q = registry.begin(session.user(), sql);
+          session.setCurrentQuery(q);
+          Enumerable<T> inner;
+          try {
+            inner = sig.enumerable(dataContext);
+          } catch (RuntimeException e) {
+            registry.finish(q, e);
+            throw e;
+          }
+          return new AbstractEnumerable<T>() {
+            @Override public Enumerator<T> enumerator() {
+              Enumerator<T> e;
+              try {
+                e = inner.enumerator();
+              } catch (RuntimeException ex) {
+                registry.finish(q, ex);
+                throw ex;
+              }
+              return new Enumerator<T>() {
+                @Override public T current() {
+                  return e.current();
+                }
+
+                @Override public boolean moveNext() {
+                  try {
+                    boolean more = e.moveNext();
+                    if (more) {
+                      q.addResultRows(1);
+                    }
+                    return more;
+                  } catch (RuntimeException ex) {
+                    registry.finish(q, ex);
+                    throw ex;
+                  }
+                }
+
+                @Override public void reset() {
+                  e.reset();
+                }
+
+                @Override public void close() {
+                  try {
+                    e.close();
+                  } finally {
+                    registry.finish(q, null);
+                  }
+                }
+              };
+            }
+          };
+        },
+        sig.statementType);
+  }
+}

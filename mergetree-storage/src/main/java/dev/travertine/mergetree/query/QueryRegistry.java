@@ -1,0 +1,86 @@
+package dev.travertine.mergetree.query;
+
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The process list and the query log of one database: running statements (system.processes,
+ * KILL QUERY) and the last {@link #LOG_SIZE} finished ones (system.query_log), kept in memory.
+ */
+public final class QueryRegistry {
+  public static final int LOG_SIZE = 10_000;
+
+  /** A finished statement. */
+  public record Entry(String queryId, String user, String query, long startMillis, long durationMillis,
+      long readRows, long readBytes, long resultRows, String exception) {}
+
+  private final Clock clock;
+  private final Map<String, QueryContext> running = new ConcurrentHashMap<>();
+  private final Deque<Entry> log = new ArrayDeque<>();
+  private long finished;
+
+  public QueryRegistry(Clock clock) {
+    this.clock = clock;
+  }
+
+  public QueryContext begin(String user, String query) {
+    QueryContext c = new QueryContext(UUID.randomUUID().toString(), user, query, clock.millis(), System.nanoTime());
+    running.put(c.id(), c);
+    return c;
+  }
+
+  /** Ends a query (idempotent); {@code error} is null on success. */
+  public void finish(QueryContext c, Throwable error) {
+    if (running.remove(c.id()) == null) {
+      return;
+    }
+    long ms = (System.nanoTime() - c.startNanos()) / 1_000_000;
+    String ex = error == null ? null : error.getClass().getSimpleName() + ": " + error.getMessage();
+    Entry e = new Entry(c.id(), c.user(), c.query(), c.startMillis(), ms, c.readRows(), c.readBytes.get(),
+        c.resultRows(), ex);
+    synchronized (log) {
+      log.addLast(e);
+      finished++;
+      while (log.size() > LOG_SIZE) {
+        log.removeFirst();
+      }
+    }
+  }
+
+  /** Forgets a query without logging it (its executions are logged separately). */
+  public void abandon(QueryContext c) {
+    running.remove(c.id());
+  }
+
+  public List<QueryContext> running() {
+    return List.copyOf(running.values());
+  }
+
+  public List<Entry> log() {
+    synchronized (log) {
+      return new ArrayList<>(log);
+    }
+  }
+
+  /** Cancels a running query; false if no such query runs. */
+  public boolean kill(String queryId) {
+    QueryContext c = running.get(queryId);
+    if (c == null) {
+      return false;
+    }
+    c.cancel();
+    return true;
+  }
+
+  public long finishedCount() {
+    synchronized (log) {
+      return finished;
+    }
+  }
+}
