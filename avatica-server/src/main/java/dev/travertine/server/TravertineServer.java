@@ -61,7 +61,7 @@ public final class TravertineServer implements AutoCloseable {
       AvaticaHandler avatica = config.serialization().equals("json")
           ? new AvaticaJsonHandler(service) : new AvaticaProtobufHandler(service);
       HttpServer.Builder<Server> b = HttpServer.Builder.<Server>newBuilder()
-          .withHandler(new Endpoints(avatica))
+          .withHandler(new Endpoints(avatica, anchor))
           .withPort(config.port())
           .withServerCustomizers(List.of((ServerCustomizer<Server>) server -> {
             for (var c : server.getConnectors()) {
@@ -148,17 +148,65 @@ public final class TravertineServer implements AutoCloseable {
     http.join();
   }
 
-  /** Serves /health itself and passes everything else to Avatica. */
+  /** Serves /health and /metrics itself and passes everything else to Avatica. */
   private static final class Endpoints extends HandlerWrapper implements AvaticaHandler {
     private final AvaticaHandler avatica;
+    private final Connection engine;
 
-    Endpoints(AvaticaHandler avatica) {
+    Endpoints(AvaticaHandler avatica, Connection engine) {
       this.avatica = avatica;
+      this.engine = engine;
       setHandler(avatica);
+    }
+
+    /** Prometheus text format: counters from system.events, gauges from system.metrics. */
+    private String prometheus() throws SQLException {
+      StringBuilder sb = new StringBuilder();
+      synchronized (engine) {
+        try (java.sql.Statement s = engine.createStatement()) {
+          try (java.sql.ResultSet rs = s.executeQuery("SELECT event, \"value\" FROM system.events")) {
+            while (rs.next()) {
+              String name = "travertine_" + snake(rs.getString(1)) + "_total";
+              sb.append("# TYPE ").append(name).append(" counter\n").append(name).append(' ')
+                  .append(rs.getLong(2)).append('\n');
+            }
+          }
+          try (java.sql.ResultSet rs = s.executeQuery("SELECT metric, \"value\", description FROM system.metrics")) {
+            while (rs.next()) {
+              String name = "travertine_" + snake(rs.getString(1));
+              sb.append("# HELP ").append(name).append(' ').append(rs.getString(3)).append('\n')
+                  .append("# TYPE ").append(name).append(" gauge\n").append(name).append(' ')
+                  .append(rs.getLong(2)).append('\n');
+            }
+          }
+        }
+      }
+      return sb.toString();
+    }
+
+    /** CamelCase event names to Prometheus snake_case. */
+    static String snake(String s) {
+      return s.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
     }
 
     @Override public void handle(String target, Request baseRequest, HttpServletRequest request,
         HttpServletResponse response) throws IOException, javax.servlet.ServletException {
+      if ("/metrics".equals(target)) {
+        String body;
+        try {
+          body = prometheus();
+        } catch (SQLException e) {
+          response.setStatus(500);
+          response.getWriter().write(e.getMessage());
+          baseRequest.setHandled(true);
+          return;
+        }
+        response.setStatus(200);
+        response.setContentType("text/plain; version=0.0.4; charset=utf-8");
+        response.getWriter().write(body);
+        baseRequest.setHandled(true);
+        return;
+      }
       if ("/health".equals(target)) {
         response.setStatus(200);
         response.setContentType("text/plain;charset=utf-8");

@@ -102,6 +102,12 @@ class TravertineServerTest {
           HttpResponse.BodyHandlers.ofString());
       assertEquals(200, r.statusCode());
       assertEquals("ok\n", r.body());
+      HttpResponse<String> m = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/metrics")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, m.statusCode());
+      assertTrue(m.body().contains("# TYPE travertine_tables gauge\ntravertine_tables 1\n"), m.body());
+      assertTrue(m.body().contains("# TYPE travertine_read_bytes_total counter\ntravertine_read_bytes_total "), m.body());
     }
   }
 
