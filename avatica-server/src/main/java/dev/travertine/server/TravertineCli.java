@@ -84,6 +84,10 @@ public final class TravertineCli {
       "                 Run queries repeatedly (N iterations, default 100, or for SECONDS) on",
       "                 -c connections and print QPS, rows/s and MiB/s read, result rows/s and",
       "                 latency percentiles, per query and overall (like clickhouse-benchmark).",
+      "  load (-u URL | --data DIR | --host H [--port N] [--user U --password P])",
+      "       --table T [--format csv|tsv] [--header] [--max-errors N] [--batch N] FILE...",
+      "                 Bulk load files with a progress display; bad rows are reported with",
+      "                 their line numbers (stop at the first, or skip up to N).",
       "  classpath      Print the runtime classpath, for other JVM tools",
       "                 (driver " + DRIVER + ", URL " + URL_PREFIX + "/path/to/data).",
       "  help           Print this text (also --help, -h).",
@@ -142,8 +146,102 @@ public final class TravertineCli {
         return server(rest, out, err);
       case "benchmark":
         return benchmark(rest, out, err);
+      case "load":
+        return load(rest, out, err, stdoutIsTerminal);
       default:
         return usageError(err, "unknown command '" + command + "'");
+    }
+  }
+
+  /**
+   * The JDBC URL of a tool's target: {@code -u URL}, an embedded {@code --data DIR} (default
+   * ./data), or a server at {@code --host/--port} (credentials in the URL).
+   */
+  static String targetUrl(String url, String data, String host, String port, String user, String password) {
+    int targets = (url != null ? 1 : 0) + (data != null ? 1 : 0) + (host != null || port != null ? 1 : 0);
+    if (targets > 1) {
+      throw new IllegalArgumentException("give one of -u, --data, --host/--port");
+    }
+    if (host != null || port != null) {
+      return "jdbc:avatica:remote:url=http://" + (host == null ? "127.0.0.1" : host) + ":"
+          + (port == null ? "8765" : port) + ";serialization=protobuf"
+          + (user == null ? "" : ";authentication=BASIC;avatica_user=" + user + ";avatica_password="
+          + (password == null ? "" : password));
+    }
+    if (url != null) {
+      return url;
+    }
+    return URL_PREFIX + Path.of(data == null ? DEFAULT_DATA_DIR : data).toAbsolutePath().normalize();
+  }
+
+  /** {@code load}. */
+  private static int load(List<String> args, PrintStream out, PrintStream err, boolean terminal) {
+    String url = null;
+    String data = null;
+    String host = null;
+    String port = null;
+    String user = null;
+    String password = null;
+    String table = null;
+    String format = "csv";
+    boolean header = false;
+    long maxErrors = 0;
+    int batch = 100_000;
+    List<Path> files = new ArrayList<>();
+    try {
+      for (int i = 0; i < args.size(); i++) {
+        String a = args.get(i);
+        if (a.equals("--header")) {
+          header = true;
+          continue;
+        }
+        if (!a.startsWith("-")) {
+          files.add(Path.of(a));
+          continue;
+        }
+        if (i + 1 >= args.size()) {
+          return usageError(err, "load: " + a + " needs a value");
+        }
+        String v = args.get(++i);
+        switch (a) {
+          case "-u" -> url = v;
+          case "--data" -> data = v;
+          case "--host" -> host = v;
+          case "--port" -> port = v;
+          case "--user" -> user = v;
+          case "--password" -> password = v;
+          case "--table" -> table = v;
+          case "--format" -> format = v.toLowerCase(Locale.ROOT);
+          case "--max-errors" -> maxErrors = Long.parseLong(v);
+          case "--batch" -> batch = Integer.parseInt(v);
+          default -> {
+            return usageError(err, "load: unknown option '" + a + "'");
+          }
+        }
+      }
+      url = targetUrl(url, data, host, port, user, password);
+    } catch (IllegalArgumentException e) {
+      return usageError(err, "load: " + e.getMessage());
+    }
+    if (table == null || files.isEmpty()) {
+      return usageError(err, "load: give --table T and at least one file");
+    }
+    if (!format.equals("csv") && !format.equals("tsv")) {
+      return usageError(err, "load: unsupported format '" + format + "' (csv or tsv)");
+    }
+    for (Path f : files) {
+      if (!java.nio.file.Files.isRegularFile(f)) {
+        err.println("travertine: load: no such file: " + f);
+        return EXIT_FAILURE;
+      }
+    }
+    try {
+      return dev.travertine.server.tools.Loader.run(new dev.travertine.server.tools.Loader.Options(url,
+          host != null || port != null ? null : user, password, table, format, header, maxErrors, batch, files,
+          terminal), out, err);
+    } catch (Exception e) {
+      err.println("travertine: load: " + e.getMessage());
+      return EXIT_FAILURE;
     }
   }
 
@@ -206,18 +304,13 @@ public final class TravertineCli {
     if (concurrency < 1) {
       return usageError(err, "benchmark: -c must be at least 1");
     }
-    int targets = (url != null ? 1 : 0) + (data != null ? 1 : 0) + (host != null || port != null ? 1 : 0);
-    if (targets > 1) {
-      return usageError(err, "benchmark: give one of -u, --data, --host/--port");
+    try {
+      url = targetUrl(url, data, host, port, user, password);
+    } catch (IllegalArgumentException e) {
+      return usageError(err, "benchmark: " + e.getMessage());
     }
     if (host != null || port != null) {
-      url = "jdbc:avatica:remote:url=http://" + (host == null ? "127.0.0.1" : host) + ":"
-          + (port == null ? "8765" : port) + ";serialization=protobuf"
-          + (user == null ? "" : ";authentication=BASIC;avatica_user=" + user + ";avatica_password="
-          + (password == null ? "" : password));
-      user = null;
-    } else if (url == null) {
-      url = URL_PREFIX + Path.of(data == null ? DEFAULT_DATA_DIR : data).toAbsolutePath().normalize();
+      user = null; // carried by the URL
     }
     if (iterations < 0 && seconds < 0) {
       iterations = 100;

@@ -1,0 +1,339 @@
+package dev.travertine.server.tools;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code travertine load}: bulk loads CSV or TSV files into a table through JDBC batches (one
+ * insert per batch), converting each field to its column's type on the client so that bad rows
+ * are reported with their line numbers; shows progress (a bar on a terminal, periodic lines
+ * otherwise).
+ */
+public final class Loader {
+  /** What to load. */
+  public record Options(String url, String user, String password, String table, String format, boolean header,
+      long maxErrors, int batchSize, List<Path> files, boolean terminal) {}
+
+  /** A bad row. */
+  static final class BadRow extends Exception {
+    BadRow(String message) {
+      super(message);
+    }
+  }
+
+  private Loader() {}
+
+  public static int run(Options o, PrintStream out, PrintStream err) throws Exception {
+    java.util.Properties p = new java.util.Properties();
+    if (o.user() != null) {
+      p.setProperty("user", o.user());
+      p.setProperty("password", o.password() == null ? "" : o.password());
+    }
+    long totalBytes = 0;
+    for (Path f : o.files()) {
+      totalBytes += Files.size(f);
+    }
+    try (Connection c = DriverManager.getConnection(o.url(), p)) {
+      int[] types;
+      String[] names;
+      try (Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT * FROM " + quote(o.table()) + " WHERE 1 = 0")) {
+        ResultSetMetaData md = rs.getMetaData();
+        types = new int[md.getColumnCount()];
+        names = new String[types.length];
+        for (int i = 0; i < types.length; i++) {
+          types[i] = md.getColumnType(i + 1);
+          names[i] = md.getColumnName(i + 1);
+        }
+      }
+      String sql = "INSERT INTO " + quote(o.table()) + " VALUES (" + "?, ".repeat(types.length - 1) + "?)";
+      Progress progress = new Progress(totalBytes, o.terminal(), err);
+      long loaded = 0;
+      long errors = 0;
+      char sep = o.format().equals("tsv") ? '\t' : ',';
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        int inBatch = 0;
+        for (Path f : o.files()) {
+          try (InputStream raw = Files.newInputStream(f);
+              CountingStream counting = new CountingStream(raw);
+              BufferedReader r = new BufferedReader(new InputStreamReader(counting, StandardCharsets.UTF_8),
+                  1 << 16)) {
+            RecordReader records = new RecordReader(r, sep, o.format().equals("csv"));
+            if (o.header()) {
+              records.next();
+            }
+            List<String> rec;
+            while ((rec = records.next()) != null) {
+              try {
+                bind(ps, rec, types, names);
+              } catch (BadRow e) {
+                errors++;
+                err.printf(Locale.ROOT, "%s%s:%d: %s%n", o.terminal() ? "\r" : "", f, records.line(), e.getMessage());
+                if (errors > o.maxErrors()) {
+                  if (inBatch > 0) {
+                    ps.executeBatch();
+                    loaded += inBatch;
+                  }
+                  err.printf(Locale.ROOT, "stopped after %d bad row(s) (--max-errors %d); %d rows were loaded%n",
+                      errors, o.maxErrors(), loaded);
+                  return 1;
+                }
+                continue;
+              }
+              ps.addBatch();
+              if (++inBatch == o.batchSize()) {
+                ps.executeBatch();
+                loaded += inBatch;
+                inBatch = 0;
+              }
+              progress.update(loaded + inBatch, progressBytes(o, f, counting));
+            }
+          }
+        }
+        if (inBatch > 0) {
+          ps.executeBatch();
+          loaded += inBatch;
+        }
+      }
+      progress.done(loaded);
+      out.printf(Locale.ROOT, "loaded %d rows into %s%s%n", loaded, o.table(),
+          errors > 0 ? " (" + errors + " bad rows skipped)" : "");
+      return 0;
+    }
+  }
+
+  private static long progressBytes(Options o, Path current, CountingStream counting) throws IOException {
+    long done = 0;
+    for (Path f : o.files()) {
+      if (f.equals(current)) {
+        return done + counting.count;
+      }
+      done += Files.size(f);
+    }
+    return done;
+  }
+
+  private static String quote(String name) {
+    return "\"" + name.replace("\"", "\"\"") + "\"";
+  }
+
+  /** Converts the fields of one record to the column types. */
+  static void bind(PreparedStatement ps, List<String> rec, int[] types, String[] names)
+      throws BadRow, SQLException {
+    if (rec.size() != types.length) {
+      throw new BadRow("expected " + types.length + " fields, found " + rec.size());
+    }
+    for (int i = 0; i < types.length; i++) {
+      String v = rec.get(i);
+      if (v == null) {
+        ps.setNull(i + 1, types[i]);
+        continue;
+      }
+      try {
+        switch (types[i]) {
+          case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT -> ps.setLong(i + 1, Long.parseLong(v.trim()));
+          case Types.REAL, Types.FLOAT, Types.DOUBLE -> ps.setDouble(i + 1, Double.parseDouble(v.trim()));
+          case Types.DECIMAL, Types.NUMERIC -> ps.setBigDecimal(i + 1, new BigDecimal(v.trim()));
+          case Types.BOOLEAN -> ps.setBoolean(i + 1, switch (v.trim().toLowerCase(Locale.ROOT)) {
+            case "true", "1", "t", "yes" -> true;
+            case "false", "0", "f", "no" -> false;
+            default -> throw new IllegalArgumentException("not a boolean: '" + v + "'");
+          });
+          case Types.DATE -> ps.setDate(i + 1, java.sql.Date.valueOf(java.time.LocalDate.parse(v.trim())));
+          case Types.TIMESTAMP -> ps.setTimestamp(i + 1, java.sql.Timestamp.valueOf(v.trim().replace('T', ' ')));
+          default -> ps.setString(i + 1, v);
+        }
+      } catch (IllegalArgumentException | java.time.DateTimeException e) {
+        throw new BadRow("column " + names[i] + ": cannot read '" + v + "' as " + typeName(types[i]));
+      }
+    }
+  }
+
+  private static String typeName(int t) {
+    return switch (t) {
+      case Types.TINYINT -> "TINYINT";
+      case Types.SMALLINT -> "SMALLINT";
+      case Types.INTEGER -> "INTEGER";
+      case Types.BIGINT -> "BIGINT";
+      case Types.REAL, Types.FLOAT -> "REAL";
+      case Types.DOUBLE -> "DOUBLE";
+      case Types.DECIMAL, Types.NUMERIC -> "DECIMAL";
+      case Types.BOOLEAN -> "BOOLEAN";
+      case Types.DATE -> "DATE";
+      case Types.TIMESTAMP -> "TIMESTAMP";
+      default -> "type " + t;
+    };
+  }
+
+  /**
+   * CSV (RFC 4180: quotes, doubled quotes, line breaks inside quotes) or TSV (no quoting;
+   * {@code \N} is NULL) records. In CSV an empty unquoted field is NULL.
+   */
+  static final class RecordReader {
+    private final BufferedReader in;
+    private final char sep;
+    private final boolean csv;
+    private long line;
+    private long nextLine = 1;
+
+    RecordReader(BufferedReader in, char sep, boolean csv) {
+      this.in = in;
+      this.sep = sep;
+      this.csv = csv;
+    }
+
+    /** First line of the last record. */
+    long line() {
+      return line;
+    }
+
+    List<String> next() throws IOException {
+      String l = in.readLine();
+      if (l == null) {
+        return null;
+      }
+      line = nextLine++;
+      List<String> out = new ArrayList<>();
+      if (!csv) {
+        for (String f : l.split("\t", -1)) {
+          out.add(f.equals("\\N") ? null : f);
+        }
+        return out;
+      }
+      StringBuilder f = new StringBuilder();
+      boolean quoted = false;
+      boolean wasQuoted = false;
+      int i = 0;
+      while (true) {
+        if (i >= l.length()) {
+          if (quoted) {
+            String more = in.readLine();
+            if (more == null) {
+              throw new IOException("line " + line + ": unterminated quoted field");
+            }
+            nextLine++;
+            f.append('\n');
+            l = more;
+            i = 0;
+            continue;
+          }
+          out.add(f.length() == 0 && !wasQuoted ? null : f.toString());
+          return out;
+        }
+        char ch = l.charAt(i++);
+        if (quoted) {
+          if (ch == '"') {
+            if (i < l.length() && l.charAt(i) == '"') {
+              f.append('"');
+              i++;
+            } else {
+              quoted = false;
+            }
+          } else {
+            f.append(ch);
+          }
+        } else if (ch == '"') {
+          quoted = true;
+          wasQuoted = true;
+        } else if (ch == sep) {
+          out.add(f.length() == 0 && !wasQuoted ? null : f.toString());
+          f.setLength(0);
+          wasQuoted = false;
+        } else {
+          f.append(ch);
+        }
+      }
+    }
+  }
+
+  /** Counts the bytes read, for progress. */
+  static final class CountingStream extends java.io.FilterInputStream {
+    long count;
+
+    CountingStream(InputStream in) {
+      super(in);
+    }
+
+    @Override public int read() throws IOException {
+      int b = super.read();
+      if (b >= 0) {
+        count++;
+      }
+      return b;
+    }
+
+    @Override public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      if (n > 0) {
+        count += n;
+      }
+      return n;
+    }
+  }
+
+  /** A progress bar on a terminal, a line every few seconds otherwise. */
+  static final class Progress {
+    private final long totalBytes;
+    private final boolean terminal;
+    private final PrintStream err;
+    private final long start = System.nanoTime();
+    private long lastPrint = System.nanoTime();
+    private long bytes;
+
+    Progress(long totalBytes, boolean terminal, PrintStream err) {
+      this.totalBytes = totalBytes;
+      this.terminal = terminal;
+      this.err = err;
+    }
+
+    void update(long rows, long bytesRead) {
+      bytes = bytesRead;
+      long now = System.nanoTime();
+      long every = terminal ? 200_000_000L : 5_000_000_000L;
+      if (now - lastPrint < every) {
+        return;
+      }
+      lastPrint = now;
+      double secs = (now - start) / 1e9;
+      double frac = totalBytes == 0 ? 1 : Math.min(1, (double) bytes / totalBytes);
+      double rate = rows / secs;
+      double eta = frac > 0 ? secs / frac - secs : 0;
+      if (terminal) {
+        int width = 30;
+        int filled = (int) (frac * width);
+        err.printf(Locale.ROOT, "\r[%s%s] %3.0f%% %,d rows %.1f MB %,.0f rows/s ETA %.0fs ",
+            "=".repeat(filled), " ".repeat(width - filled), frac * 100, rows, bytes / 1e6, rate, eta);
+      } else {
+        err.printf(Locale.ROOT, "%,d rows, %.1f MB (%.0f%%), %,.0f rows/s, ETA %.0fs%n", rows, bytes / 1e6,
+            frac * 100, rate, eta);
+      }
+    }
+
+    void done(long rows) {
+      double secs = (System.nanoTime() - start) / 1e9;
+      if (terminal) {
+        err.print("\r");
+      }
+      err.printf(Locale.ROOT, "%,d rows, %.1f MB in %.1f s (%,.0f rows/s)%n", rows, totalBytes / 1e6, secs,
+          rows / Math.max(secs, 1e-9));
+    }
+  }
+}
