@@ -85,7 +85,7 @@ public final class TravertineCli {
       "                 -c connections and print QPS, rows/s and MiB/s read, result rows/s and",
       "                 latency percentiles, per query and overall (like clickhouse-benchmark).",
       "  load (-u URL | --data DIR | --host H [--port N] [--user U --password P])",
-      "       --table T [--format csv|tsv] [--header] [--max-errors N] [--batch N] FILE...",
+      "       --table T [--format csv|tsv|orc] [--header] [--max-errors N] [--batch N] FILE...",
       "                 Bulk load files with a progress display; bad rows are reported with",
       "                 their line numbers (stop at the first, or skip up to N).",
       "  classpath      Print the runtime classpath, for other JVM tools",
@@ -226,8 +226,8 @@ public final class TravertineCli {
     if (table == null || files.isEmpty()) {
       return usageError(err, "load: give --table T and at least one file");
     }
-    if (!format.equals("csv") && !format.equals("tsv")) {
-      return usageError(err, "load: unsupported format '" + format + "' (csv or tsv)");
+    if (!format.equals("csv") && !format.equals("tsv") && !format.equals("orc")) {
+      return usageError(err, "load: unsupported format '" + format + "' (csv, tsv or orc)");
     }
     for (Path f : files) {
       if (!java.nio.file.Files.isRegularFile(f)) {

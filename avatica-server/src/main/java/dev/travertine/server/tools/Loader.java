@@ -72,6 +72,38 @@ public final class Loader {
       try (PreparedStatement ps = c.prepareStatement(sql)) {
         int inBatch = 0;
         for (Path f : o.files()) {
+          if (o.format().equals("orc")) {
+            OrcRows orc = new OrcRows(f);
+            try (orc) {
+              List<String> rec;
+              while ((rec = orc.next()) != null) {
+                try {
+                  bind(ps, rec, types, names);
+                } catch (BadRow e) {
+                  errors++;
+                  err.printf(Locale.ROOT, "%s%s: row %d: %s%n", o.terminal() ? "\r" : "", f, orc.row(), e.getMessage());
+                  if (errors > o.maxErrors()) {
+                    if (inBatch > 0) {
+                      ps.executeBatch();
+                      loaded += inBatch;
+                    }
+                    err.printf(Locale.ROOT, "stopped after %d bad row(s) (--max-errors %d); %d rows were loaded%n",
+                        errors, o.maxErrors(), loaded);
+                    return 1;
+                  }
+                  continue;
+                }
+                ps.addBatch();
+                if (++inBatch == o.batchSize()) {
+                  ps.executeBatch();
+                  loaded += inBatch;
+                  inBatch = 0;
+                }
+                progress.update(loaded + inBatch, orc.fraction(Files.size(f)) + progressBytes(o, f, null));
+              }
+            }
+            continue;
+          }
           try (InputStream raw = Files.newInputStream(f);
               CountingStream counting = new CountingStream(raw);
               BufferedReader r = new BufferedReader(new InputStreamReader(counting, StandardCharsets.UTF_8),
@@ -124,7 +156,7 @@ public final class Loader {
     long done = 0;
     for (Path f : o.files()) {
       if (f.equals(current)) {
-        return done + counting.count;
+        return done + (counting == null ? 0 : counting.count);
       }
       done += Files.size(f);
     }
@@ -261,6 +293,80 @@ public final class Loader {
           f.append(ch);
         }
       }
+    }
+  }
+
+  /** Rows of an ORC file as text fields (ISO dates and timestamps, plain decimals), so they bind like CSV. */
+  static final class OrcRows implements AutoCloseable {
+    private final org.apache.orc.Reader reader;
+    private final org.apache.orc.RecordReader rows;
+    private final org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch batch;
+    private final dev.travertine.mergetree.schema.TypeKind[] kinds;
+    private int pos;
+    private long row;
+
+    OrcRows(Path file) throws IOException {
+      org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
+      reader = org.apache.orc.OrcFile.createReader(new org.apache.hadoop.fs.Path(file.toUri()),
+          org.apache.orc.OrcFile.readerOptions(conf).useUTCTimestamp(true));
+      var schema = reader.getSchema();
+      kinds = new dev.travertine.mergetree.schema.TypeKind[schema.getChildren().size()];
+      for (int i = 0; i < kinds.length; i++) {
+        kinds[i] = switch (schema.getChildren().get(i).getCategory()) {
+          case BOOLEAN -> dev.travertine.mergetree.schema.TypeKind.BOOLEAN;
+          case BYTE -> dev.travertine.mergetree.schema.TypeKind.TINYINT;
+          case SHORT -> dev.travertine.mergetree.schema.TypeKind.SMALLINT;
+          case INT -> dev.travertine.mergetree.schema.TypeKind.INTEGER;
+          case LONG -> dev.travertine.mergetree.schema.TypeKind.BIGINT;
+          case FLOAT -> dev.travertine.mergetree.schema.TypeKind.REAL;
+          case DOUBLE -> dev.travertine.mergetree.schema.TypeKind.DOUBLE;
+          case DECIMAL -> dev.travertine.mergetree.schema.TypeKind.DECIMAL;
+          case STRING, VARCHAR, CHAR -> dev.travertine.mergetree.schema.TypeKind.VARCHAR;
+          case DATE -> dev.travertine.mergetree.schema.TypeKind.DATE;
+          case TIMESTAMP -> dev.travertine.mergetree.schema.TypeKind.TIMESTAMP;
+          default -> throw new IOException("Cannot load ORC column " + schema.getFieldNames().get(i) + " of type "
+              + schema.getChildren().get(i));
+        };
+      }
+      rows = reader.rows();
+      batch = schema.createRowBatch();
+    }
+
+    long row() {
+      return row;
+    }
+
+    long fraction(long fileBytes) {
+      long n = reader.getNumberOfRows();
+      return n == 0 ? fileBytes : (long) ((double) row / n * fileBytes);
+    }
+
+    List<String> next() throws IOException {
+      if (pos >= batch.size) {
+        if (!rows.nextBatch(batch) || batch.size == 0) {
+          return null;
+        }
+        pos = 0;
+      }
+      List<String> out = new ArrayList<>(kinds.length);
+      for (int c = 0; c < kinds.length; c++) {
+        Object v = dev.travertine.mergetree.block.Vectors.get(batch.cols[c], kinds[c], pos);
+        out.add(v == null ? null : switch (kinds[c]) {
+          case DATE -> java.time.LocalDate.ofEpochDay(((Number) v).longValue()).toString();
+          case TIMESTAMP -> java.time.LocalDateTime.ofEpochSecond(Math.floorDiv((Long) v, 1000L),
+              (int) Math.floorMod((Long) v, 1000L) * 1_000_000, java.time.ZoneOffset.UTC).toString();
+          case DECIMAL -> ((BigDecimal) v).toPlainString();
+          default -> v.toString();
+        });
+      }
+      pos++;
+      row++;
+      return out;
+    }
+
+    @Override public void close() throws IOException {
+      rows.close();
+      reader.close();
     }
   }
 

@@ -58,4 +58,36 @@ class LoaderTest {
     assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("stopped after 1 bad row(s)"));
     assertEquals(7, rows(url, "SELECT k, v, d FROM l").size());
   }
+
+  @Test
+  void loadsOrcFiles() throws Exception {
+    String url = "jdbc:travertine:" + dir.resolve("db2");
+    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE o (k BIGINT, v VARCHAR, d DATE) ORDER BY k");
+    }
+    Path file = dir.resolve("in.orc");
+    org.apache.orc.TypeDescription schema = org.apache.orc.TypeDescription.fromString(
+        "struct<k:bigint,v:string,d:date>");
+    try (org.apache.orc.Writer w = org.apache.orc.OrcFile.createWriter(new org.apache.hadoop.fs.Path(file.toUri()),
+        org.apache.orc.OrcFile.writerOptions(new org.apache.hadoop.conf.Configuration(false)).setSchema(schema))) {
+      var batch = schema.createRowBatch();
+      for (int i = 0; i < 3000; i++) {
+        int r = batch.size++;
+        ((org.apache.hadoop.hive.ql.exec.vector.LongColumnVector) batch.cols[0]).vector[r] = i;
+        ((org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector) batch.cols[1]).setVal(r,
+            ("v" + i).getBytes(StandardCharsets.UTF_8));
+        ((org.apache.hadoop.hive.ql.exec.vector.LongColumnVector) batch.cols[2]).vector[r] = 19723 + i % 10;
+        if (batch.size == batch.getMaxSize()) {
+          w.addRowBatch(batch);
+          batch.reset();
+        }
+      }
+      w.addRowBatch(batch);
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream ps = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    int rc = Loader.run(new Loader.Options(url, null, null, "o", "orc", false, 0, 1000, List.of(file), false), ps, ps);
+    assertEquals(0, rc, bytes.toString(StandardCharsets.UTF_8));
+    assertEquals(List.of("3000|4498500|2024-01-01"), rows(url, "SELECT count(*), sum(k), min(d) FROM o"));
+  }
 }
