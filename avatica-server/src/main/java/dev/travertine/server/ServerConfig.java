@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -23,13 +24,15 @@ import java.util.TreeMap;
  * serialization = protobuf  # protobuf | json (Avatica wire format)
  * log.file =                # default: &lt;data&gt;/travertine-server.log
  * auth.user.alice = secret  # users for HTTP Basic authentication; MD5:… or CRYPT:… hashes work too
+ * auth.readonly = bob       # users that may only read (comma-separated)
  * tls.keystore =            # a JKS/PKCS12 keystore enables HTTPS
  * tls.keystore.password =
  * settings.max_threads = 2  # session setting defaults for every connection
  * </pre>
  */
 public record ServerConfig(String host, int port, Path dataDir, String serialization, Path logFile,
-    Map<String, String> users, Path keystore, String keystorePassword, Map<String, String> sessionDefaults) {
+    Map<String, String> users, java.util.Set<String> readOnlyUsers, Path keystore, String keystorePassword,
+    Map<String, String> sessionDefaults) {
 
   /** Every plain key with its default. */
   public static final Map<String, String> DEFAULTS;
@@ -41,6 +44,7 @@ public record ServerConfig(String host, int port, Path dataDir, String serializa
     d.put("data", "data");
     d.put("serialization", "protobuf");
     d.put("log.file", "");
+    d.put("auth.readonly", "");
     d.put("tls.keystore", "");
     d.put("tls.keystore.password", "");
     DEFAULTS = Map.copyOf(d);
@@ -96,7 +100,16 @@ public record ServerConfig(String host, int port, Path dataDir, String serializa
     Path data = Path.of(v.get("data")).toAbsolutePath().normalize();
     Path log = v.get("log.file").isEmpty() ? data.resolve("travertine-server.log") : Path.of(v.get("log.file"));
     Path ks = v.get("tls.keystore").isEmpty() ? null : Path.of(v.get("tls.keystore"));
-    return new ServerConfig(v.get("host"), port, data, ser, log, Map.copyOf(users), ks,
+    java.util.Set<String> readOnly = new java.util.TreeSet<>();
+    for (String u : v.get("auth.readonly").split(",")) {
+      if (!u.isBlank()) {
+        if (!users.containsKey(u.strip())) {
+          throw new IllegalArgumentException("auth.readonly names an unknown user: " + u.strip());
+        }
+        readOnly.add(u.strip());
+      }
+    }
+    return new ServerConfig(v.get("host"), port, data, ser, log, Map.copyOf(users), Set.copyOf(readOnly), ks,
         v.get("tls.keystore.password"), Map.copyOf(settings));
   }
 }

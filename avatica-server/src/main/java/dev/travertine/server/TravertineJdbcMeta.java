@@ -19,13 +19,16 @@ import org.slf4j.LoggerFactory;
  */
 final class TravertineJdbcMeta extends JdbcMeta {
   private static final Logger LOG = LoggerFactory.getLogger(TravertineJdbcMeta.class);
-  static final Set<String> ALLOWED = Set.of("timeZone");
+  static final Set<String> ALLOWED = Set.of("timeZone", "user");
 
   private final Map<String, String> sessionDefaults;
+  private final Set<String> readOnlyUsers;
 
-  TravertineJdbcMeta(String url, Map<String, String> sessionDefaults) throws SQLException {
+  TravertineJdbcMeta(String url, Map<String, String> sessionDefaults, Set<String> readOnlyUsers)
+      throws SQLException {
     super(url, new Properties());
     this.sessionDefaults = sessionDefaults;
+    this.readOnlyUsers = readOnlyUsers;
   }
 
   @Override protected Connection createConnection(String url, Properties info) throws SQLException {
@@ -34,8 +37,15 @@ final class TravertineJdbcMeta extends JdbcMeta {
     for (String k : info.stringPropertyNames()) {
       if (ALLOWED.contains(k) || isSessionSetting(k)) {
         safe.setProperty(k, info.getProperty(k));
-      } else if (!k.equals("user") && !k.equals("password")) {
+      } else if (!k.equals("password")) {
         LOG.warn("Ignoring client connection property {} (not allowed)", k);
+      }
+    }
+    String remoteUser = TravertineServer.REMOTE_USER.get();
+    if (remoteUser != null) {
+      safe.setProperty("user", remoteUser); // authenticated: the client cannot claim another name
+      if (readOnlyUsers.contains(remoteUser)) {
+        safe.setProperty(dev.travertine.jdbc.Driver.READ_ONLY, "true");
       }
     }
     return DriverManager.getConnection(url, safe);

@@ -35,6 +35,9 @@ import org.slf4j.LoggerFactory;
 public final class TravertineServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TravertineServer.class);
 
+  /** The authenticated user of the request being served on this thread, or null. */
+  static final ThreadLocal<String> REMOTE_USER = new ThreadLocal<>();
+
   private final ServerConfig config;
   private final HttpServer http;
   private final Connection anchor;
@@ -56,7 +59,7 @@ public final class TravertineServer implements AutoCloseable {
     Connection anchor = DriverManager.getConnection(url);
     Path realm = null;
     try {
-      TravertineJdbcMeta meta = new TravertineJdbcMeta(url, config.sessionDefaults());
+      TravertineJdbcMeta meta = new TravertineJdbcMeta(url, config.sessionDefaults(), config.readOnlyUsers());
       Service service = new LocalService(meta);
       AvaticaHandler avatica = config.serialization().equals("json")
           ? new AvaticaJsonHandler(service) : new AvaticaProtobufHandler(service);
@@ -126,6 +129,12 @@ public final class TravertineServer implements AutoCloseable {
     stopped = true;
     LOG.info("Stopping the Travertine server");
     try {
+      // Running queries are cancelled; inserts already acknowledged are in the WAL or in parts.
+      try (java.sql.Statement s = anchor.createStatement()) {
+        s.execute("KILL QUERY WHERE TRUE");
+      } catch (SQLException e) {
+        LOG.warn("Cannot cancel running queries: {}", e.toString());
+      }
       http.stop();
     } finally {
       try {
@@ -214,7 +223,13 @@ public final class TravertineServer implements AutoCloseable {
         baseRequest.setHandled(true);
         return;
       }
-      super.handle(target, baseRequest, request, response);
+      // The authenticated user (HTTP Basic) names the connections this request opens.
+      REMOTE_USER.set(request.getRemoteUser());
+      try {
+        super.handle(target, baseRequest, request, response);
+      } finally {
+        REMOTE_USER.remove();
+      }
     }
 
     @Override public void setServerRpcMetadata(Service.RpcMetadataResponse metadata) {

@@ -62,7 +62,8 @@ class TravertineServerTest {
 
   @Test
   void basicAuthenticationAndHealth() throws Exception {
-    try (TravertineServer server = TravertineServer.start(config(Map.of("auth.user.alice", "s3cret")))) {
+    try (TravertineServer server = TravertineServer.start(config(Map.of("auth.user.alice", "s3cret",
+        "auth.user.bob", "pw", "auth.readonly", "bob")))) {
       String url = server.jdbcUrl();
       // Avatica's client reports the HTTP status as an unchecked exception.
       for (String creds : new String[] {"", ";avatica_user=alice;avatica_password=wrong"}) {
@@ -75,6 +76,23 @@ class TravertineServerTest {
       }
       try (Connection c = DriverManager.getConnection(url + ";avatica_user=alice;avatica_password=s3cret")) {
         assertEquals("1", scalar(c, "SELECT 1"));
+        assertEquals("alice", scalar(c, "SELECT \"user\" FROM system.query_log WHERE query = 'SELECT 1'"));
+        try (Statement s = c.createStatement()) {
+          s.execute("CREATE TABLE ro (k INT)");
+        }
+      }
+      try (Connection c = DriverManager.getConnection(url + ";avatica_user=bob;avatica_password=pw")) {
+        assertEquals("0", scalar(c, "SELECT count(*) FROM ro"));
+        for (String sql : new String[] {"INSERT INTO ro VALUES (1)", "CREATE TABLE x (k INT)", "DROP TABLE ro",
+            "INSERT INTO ro SELECT 1"}) {
+          SQLException e = assertThrows(SQLException.class, () -> {
+            try (Statement s = c.createStatement()) {
+              s.execute(sql);
+            }
+          }, sql);
+          assertTrue(e.getMessage().contains("User bob is read-only"), e.getMessage());
+        }
+        assertEquals("0", scalar(c, "SELECT count(*) FROM ro"));
       }
       HttpResponse<String> r = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health")).build(),

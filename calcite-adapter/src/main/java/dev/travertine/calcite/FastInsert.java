@@ -325,6 +325,7 @@ public final class FastInsert {
 
   /** Executes once per parameter set, as a single insert; returns the rows inserted. */
   long executeBatch(TravertineSession session, List<List<Object>> paramSets) {
+    session.checkWritable("INSERT");
     MergeTreeTable table = session.requireTable(tableName);
     if (table.definition().schema() != schema && !table.definition().schema().equals(schema)) {
       throw new IllegalStateException("Table " + tableName + " changed since the statement was prepared");

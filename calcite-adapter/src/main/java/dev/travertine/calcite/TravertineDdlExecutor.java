@@ -68,6 +68,10 @@ public final class TravertineDdlExecutor implements DdlExecutor {
 
   @Override public void executeDdl(CalcitePrepare.Context context, SqlNode node) {
     TravertineSession session = TravertineSchema.session(context.getRootSchema().plus());
+    if (!(node instanceof SqlSetOption)) {
+      session.checkWritable(node.getKind() == org.apache.calcite.sql.SqlKind.OTHER_DDL
+          ? node.getClass().getSimpleName().replace("Sql", "") : node.getKind().toString().replace('_', ' '));
+    }
     try {
       if (node instanceof SqlCreateMergeTreeTable c) {
         createTable(context, session, c);

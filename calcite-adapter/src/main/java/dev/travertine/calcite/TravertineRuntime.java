@@ -192,6 +192,7 @@ public final class TravertineRuntime {
   /** Inserts the rows of {@code source} into a table as one statement; returns the row count. */
   public static long insert(DataContext root, String tableName, Enumerable<?> source) {
     TravertineSession session = TravertineSchema.session(root.getRootSchema());
+    session.checkWritable("INSERT");
     MergeTreeTable table = session.requireTable(tableName);
     long maxBlock = session.settings().getLong(Settings.MAX_INSERT_BLOCK_SIZE);
     try (Inserter ins = table.newInserter(maxBlock); Enumerator<?> e = source.enumerator()) {

@@ -21,6 +21,24 @@ public final class TravertineSession {
     return user;
   }
 
+  private volatile boolean readOnly;
+
+  /** Whether this session may only read (a server's read-only users). */
+  public boolean readOnly() {
+    return readOnly;
+  }
+
+  public void setReadOnly(boolean r) {
+    readOnly = r;
+  }
+
+  /** Throws unless the session may change data or schema. */
+  public void checkWritable(String what) {
+    if (readOnly) {
+      throw new SecurityException("User " + user + " is read-only: cannot run " + what);
+    }
+  }
+
   /** The statement this connection is running (null between statements). */
   public dev.travertine.mergetree.query.QueryContext currentQuery() {
     return current;

@@ -28,6 +28,8 @@ import org.apache.calcite.schema.SchemaPlus;
 public final class Driver extends org.apache.calcite.jdbc.Driver {
   public static final String PREFIX = "jdbc:travertine:";
   private static final String DATA_DIR = "travertine.dataDir";
+  /** Connection property a server sets for its read-only users (clients cannot set it remotely). */
+  public static final String READ_ONLY = "travertine.readOnly";
 
   static {
     new Driver().register();
@@ -109,6 +111,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
               p.getProperty("user") == null || p.getProperty("user").isEmpty() ? "default" : p.getProperty("user"));
           CalciteConnection cc = (CalciteConnection) connection;
           SchemaPlus root = cc.getRootSchema();
+          session.setReadOnly(Boolean.parseBoolean(p.getProperty(READ_ONLY, "false")));
           TravertineSchema.addTypeAliases(root);
           TravertineSchema main = new TravertineSchema(session);
           SchemaPlus mainPlus = root.add(TravertineSchema.NAME, main);
