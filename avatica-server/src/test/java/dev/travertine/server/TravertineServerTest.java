@@ -62,8 +62,10 @@ class TravertineServerTest {
 
   @Test
   void basicAuthenticationAndHealth() throws Exception {
+    String md5 = java.util.HexFormat.of().formatHex(
+        java.security.MessageDigest.getInstance("MD5").digest("hashed-pw".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     try (TravertineServer server = TravertineServer.start(config(Map.of("auth.user.alice", "s3cret",
-        "auth.user.bob", "pw", "auth.readonly", "bob")))) {
+        "auth.user.bob", "pw", "auth.readonly", "bob", "auth.user.carol", "MD5:" + md5)))) {
       String url = server.jdbcUrl();
       // Avatica's client reports the HTTP status as an unchecked exception.
       for (String creds : new String[] {"", ";avatica_user=alice;avatica_password=wrong"}) {
@@ -80,6 +82,9 @@ class TravertineServerTest {
         try (Statement s = c.createStatement()) {
           s.execute("CREATE TABLE ro (k INT)");
         }
+      }
+      try (Connection c = DriverManager.getConnection(url + ";avatica_user=carol;avatica_password=hashed-pw")) {
+        assertEquals("1", scalar(c, "SELECT 1")); // a hashed password in the config
       }
       try (Connection c = DriverManager.getConnection(url + ";avatica_user=bob;avatica_password=pw")) {
         assertEquals("0", scalar(c, "SELECT count(*) FROM ro"));
@@ -126,6 +131,24 @@ class TravertineServerTest {
       assertEquals(200, m.statusCode());
       assertTrue(m.body().contains("# TYPE travertine_tables gauge\ntravertine_tables 1\n"), m.body());
       assertTrue(m.body().contains("# TYPE travertine_read_bytes_total counter\ntravertine_read_bytes_total "), m.body());
+    }
+  }
+
+  @Test
+  void tlsServesHttps() throws Exception {
+    Path ks = dir.resolve("server.p12");
+    String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+    Process p = new ProcessBuilder(keytool, "-genkeypair", "-alias", "travertine", "-keyalg", "RSA", "-keysize",
+        "2048", "-validity", "2", "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-storetype", "PKCS12",
+        "-keystore", ks.toString(), "-storepass", "changeit", "-keypass", "changeit").redirectErrorStream(true).start();
+    assertEquals(0, p.waitFor(), new String(p.getInputStream().readAllBytes()));
+    try (TravertineServer server = TravertineServer.start(config(Map.of("tls.keystore", ks.toString(),
+        "tls.keystore.password", "changeit")))) {
+      assertTrue(server.jdbcUrl().startsWith("jdbc:avatica:remote:url=https://"), server.jdbcUrl());
+      String url = server.jdbcUrl() + ";truststore=" + ks + ";truststore_password=changeit";
+      try (Connection c = DriverManager.getConnection(url)) {
+        assertEquals("1", scalar(c, "SELECT 1"));
+      }
     }
   }
 

@@ -195,7 +195,7 @@ public final class SystemSchema extends AbstractSchema {
     List<Object[]> out = new ArrayList<>();
     for (var e : db().queries().log()) {
       out.add(new Object[] {e.queryId(), e.user(), e.query(), e.startMillis(), e.durationMillis(), e.readRows(),
-          e.readBytes(), e.resultRows(), null, e.exception()});
+          e.readBytes(), e.resultRows(), e.memoryBytes() < 0 ? null : e.memoryBytes(), e.exception()});
     }
     return out;
   }

@@ -36,6 +36,7 @@ class QueryLogTest {
       assertEquals("default, 1", one(c, "SELECT \"user\", count(*) FROM system.query_log "
           + "WHERE query LIKE 'CREATE TABLE q%' GROUP BY \"user\""));
       assertEquals("1", one(c, "SELECT \"value\" FROM system.metrics WHERE metric = 'Tables'"));
+      assertEquals("true", one(c, "SELECT memory_usage > 0 FROM system.query_log WHERE query LIKE 'SELECT k FROM q%'"));
     }
   }
 

@@ -14,6 +14,28 @@ public final class QueryContext {
   final AtomicLong readBytes = new AtomicLong();
   final AtomicLong resultRows = new AtomicLong();
   private final AtomicBoolean cancelled = new AtomicBoolean();
+  private final long startThread = Thread.currentThread().getId();
+  private final long startAllocated = allocated();
+
+  /** Bytes allocated so far by the current thread (HotSpot), or -1. */
+  static long allocated() {
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    if (mx instanceof com.sun.management.ThreadMXBean hs && hs.isThreadAllocatedMemoryEnabled()) {
+      return hs.getThreadAllocatedBytes(Thread.currentThread().getId());
+    }
+    return -1;
+  }
+
+  /**
+   * Heap bytes the statement allocated on the thread that started it (a stand-in for ClickHouse's
+   * memory_usage; scan worker threads are not counted), or -1 when unknown.
+   */
+  long allocatedBytes() {
+    if (startAllocated < 0 || Thread.currentThread().getId() != startThread) {
+      return -1;
+    }
+    return allocated() - startAllocated;
+  }
 
   QueryContext(String id, String user, String query, long startMillis, long startNanos) {
     this.id = id;

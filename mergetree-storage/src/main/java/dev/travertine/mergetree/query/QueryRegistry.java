@@ -18,7 +18,7 @@ public final class QueryRegistry {
 
   /** A finished statement. */
   public record Entry(String queryId, String user, String query, long startMillis, long durationMillis,
-      long readRows, long readBytes, long resultRows, String exception) {}
+      long readRows, long readBytes, long resultRows, long memoryBytes, String exception) {}
 
   private final Clock clock;
   private final Map<String, QueryContext> running = new ConcurrentHashMap<>();
@@ -43,7 +43,7 @@ public final class QueryRegistry {
     long ms = (System.nanoTime() - c.startNanos()) / 1_000_000;
     String ex = error == null ? null : error.getClass().getSimpleName() + ": " + error.getMessage();
     Entry e = new Entry(c.id(), c.user(), c.query(), c.startMillis(), ms, c.readRows(), c.readBytes.get(),
-        c.resultRows(), ex);
+        c.resultRows(), c.allocatedBytes(), ex);
     synchronized (log) {
       log.addLast(e);
       finished++;
