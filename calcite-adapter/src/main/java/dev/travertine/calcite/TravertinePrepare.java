@@ -24,6 +24,14 @@ public class TravertinePrepare extends CalcitePrepareImpl {
           return QueryTracking.wrap(new FastInsertSignature<>(query.sql, fast, fast.rowCount(), context, session),
               session);
         }
+        // Plans are reused for the same SQL text until the next DDL (Calcite plans each time otherwise).
+        String key = maxRowCount + "|" + elementType + "|" + query.sql;
+        @SuppressWarnings("unchecked")
+        CalciteSignature<T> cached = (CalciteSignature<T>) session.cachedPlan(key);
+        if (cached != null) {
+          return cached;
+        }
+        long version = session.database().catalogVersion();
         // DDL runs while preparing: it is logged here; other statements when executed.
         var registry = session.database().queries();
         var q = registry.begin(session.user(), query.sql);
@@ -40,7 +48,11 @@ public class TravertinePrepare extends CalcitePrepareImpl {
           return sig;
         }
         registry.abandon(q); // executions are logged by the wrapped signature
-        return QueryTracking.wrap(sig, session);
+        CalciteSignature<T> tracked = QueryTracking.wrap(sig, session);
+        if (!query.sql.stripLeading().regionMatches(true, 0, "EXPLAIN", 0, 7)) {
+          session.cachePlan(key, version, tracked); // EXPLAIN shows live index analysis: never cached
+        }
+        return tracked;
       }
     }
     return super.prepareSql(context, query, elementType, maxRowCount);

@@ -3,6 +3,8 @@ package dev.travertine.calcite;
 import dev.travertine.mergetree.Database;
 import dev.travertine.mergetree.MergeTreeTable;
 import dev.travertine.mergetree.settings.SessionSettings;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** One connection's view of the engine: the shared database and its own session settings. */
 public final class TravertineSession {
@@ -19,6 +21,32 @@ public final class TravertineSession {
 
   public String user() {
     return user;
+  }
+
+  /** A prepared statement plan and the catalog version it was planned against. */
+  record CachedPlan(long catalogVersion, Object signature) {}
+
+  /** This connection's plans by SQL text (LRU); plans hold the connection's schema, so they are not shared. */
+  private final Map<String, CachedPlan> plans = new LinkedHashMap<>(64, 0.75f, true) {
+    @Override protected boolean removeEldestEntry(Map.Entry<String, CachedPlan> e) {
+      return size() > 256;
+    }
+  };
+
+  synchronized Object cachedPlan(String key) {
+    CachedPlan p = plans.get(key);
+    if (p == null) {
+      return null;
+    }
+    if (p.catalogVersion() != database.catalogVersion()) {
+      plans.remove(key);
+      return null;
+    }
+    return p.signature();
+  }
+
+  synchronized void cachePlan(String key, long version, Object signature) {
+    plans.put(key, new CachedPlan(version, signature));
   }
 
   private volatile boolean readOnly;

@@ -223,4 +223,23 @@ class JdbcEndToEndTest {
       assertEquals(List.of("1", "2", "3"), rows(c, "SELECT k FROM l UNION SELECT k FROM r ORDER BY 1"));
     }
   }
+
+  @Test
+  void reusedPlansSeeNewDataAndDdl() throws Exception {
+    try (Connection c = connect(dir)) {
+      exec(c, "CREATE TABLE pc (k INTEGER, v VARCHAR) ORDER BY k");
+      exec(c, "INSERT INTO pc VALUES (1, 'a')");
+      String q = "SELECT * FROM pc WHERE k >= 1";
+      assertEquals(List.of("1, a"), rows(c, q));
+      exec(c, "INSERT INTO pc VALUES (2, 'b')");
+      assertEquals(List.of("1, a", "2, b"), rows(c, q), "same plan, new data");
+      exec(c, "DROP TABLE pc");
+      exec(c, "CREATE TABLE pc (k INTEGER, v VARCHAR, w INTEGER) ORDER BY k");
+      exec(c, "INSERT INTO pc VALUES (3, 'c', 30)");
+      assertEquals(List.of("3, c, 30"), rows(c, q), "DDL invalidates the plan");
+      exec(c, "DROP TABLE pc");
+      SQLException e = assertThrows(SQLException.class, () -> rows(c, q));
+      assertTrue(e.getMessage().contains("Object 'pc' not found"), e.getMessage());
+    }
+  }
 }

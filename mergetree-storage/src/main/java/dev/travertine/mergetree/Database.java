@@ -78,6 +78,7 @@ public final class Database implements AutoCloseable {
   private final dev.travertine.mergetree.query.QueryRegistry queries;
   private final Map<String, ViewDefinition> views = new ConcurrentHashMap<>();
   private final Object ddlLock = new Object();
+  private final java.util.concurrent.atomic.AtomicLong catalogVersion = new java.util.concurrent.atomic.AtomicLong();
   private volatile boolean closed;
 
   private Database(Path dir, EngineContext ctx, boolean ownsExecutors) throws IOException {
@@ -197,7 +198,13 @@ public final class Database implements AutoCloseable {
     return t;
   }
 
+  /** Changes with every DDL: cached plans made before a change are stale. */
+  public long catalogVersion() {
+    return catalogVersion.get();
+  }
+
   private void saveCatalog() throws IOException {
+    catalogVersion.incrementAndGet();
     List<TableEntry> ts = new ArrayList<>();
     tables.values().forEach(t -> ts.add(new TableEntry(t.id(), t.definition())));
     ts.sort(java.util.Comparator.comparing(e -> e.definition().name()));
