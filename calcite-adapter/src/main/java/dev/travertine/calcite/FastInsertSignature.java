@@ -28,7 +28,7 @@ public final class FastInsertSignature<T> extends CalcitePrepare.CalciteSignatur
           for (int i = 0; i < insert.paramCount(); i++) {
             params.add(dataContext.get("?" + i));
           }
-          long n = insert.execute(session, params);
+          long n = logged(session, sql, () -> insert.execute(session, params));
           return (org.apache.calcite.linq4j.Enumerable<T>) (Object) Linq4j.singletonEnumerable((Object) n);
         },
         Meta.StatementType.IS_DML);
@@ -49,8 +49,28 @@ public final class FastInsertSignature<T> extends CalcitePrepare.CalciteSignatur
     return rowsPerExecution;
   }
 
-  /** Runs all parameter sets as one insert. */
+  /** Runs all parameter sets as one insert (one query log entry). */
   public long executeBatch(List<List<Object>> parameterSets) {
-    return insert.executeBatch(session, parameterSets);
+    return logged(session, getSql(), () -> insert.executeBatch(session, parameterSets));
+  }
+
+  private String getSql() {
+    return sql;
+  }
+
+  /** Runs an insert as one query-log entry. */
+  private static long logged(TravertineSession session, String sql, java.util.function.LongSupplier run) {
+    var registry = session.database().queries();
+    var q = registry.begin(session.user(), sql);
+    session.setCurrentQuery(q);
+    try {
+      long n = run.getAsLong();
+      q.addResultRows(n);
+      registry.finish(q, null);
+      return n;
+    } catch (RuntimeException e) {
+      registry.finish(q, e);
+      throw e;
+    }
   }
 }

@@ -21,8 +21,8 @@ public class TravertinePrepare extends CalcitePrepareImpl {
             .withConformance(context.config().conformance());
         FastInsert fast = FastInsert.tryPrepare(session, query.sql, config);
         if (fast != null) {
-          return QueryTracking.wrap(new FastInsertSignature<>(query.sql, fast, fast.rowCount(), context, session),
-              session);
+          // Not wrapped: the JDBC batch path recognises this class; it logs its own executions.
+          return new FastInsertSignature<>(query.sql, fast, fast.rowCount(), context, session);
         }
         // Plans are reused for the same SQL text until the next DDL (Calcite plans each time otherwise).
         String key = maxRowCount + "|" + elementType + "|" + query.sql;

@@ -178,6 +178,7 @@ class JdbcEndToEndTest {
   void preparedBatchIsOneInsert() throws Exception {
     try (Connection c = connect(dir)) {
       exec(c, "CREATE TABLE b (k INTEGER, v VARCHAR) ORDER BY k");
+      long before = Long.parseLong(one(c, "SELECT COALESCE(SUM(\"value\"), 0) FROM system.events WHERE event = 'InsertQuery'"));
       try (PreparedStatement ps = c.prepareStatement("INSERT INTO b VALUES (?, ?)")) {
         for (int i = 0; i < 1000; i++) {
           ps.setInt(1, i);
@@ -187,6 +188,8 @@ class JdbcEndToEndTest {
         int[] counts = ps.executeBatch();
         assertEquals(1000, counts.length);
       }
+      long after = Long.parseLong(one(c, "SELECT COALESCE(SUM(\"value\"), 0) FROM system.events WHERE event = 'InsertQuery'"));
+      assertEquals(1, after - before, "a batch is one insert, not one per row");
       assertEquals("1000, 499500", one(c, "SELECT count(*), sum(k) FROM b"));
     }
   }
