@@ -30,6 +30,29 @@ public final class TravertineSltExecutor extends JdbcExecutor {
     });
   }
 
+  /** Drops only the user's tables (the library would try the system tables too). */
+  @Override public void dropAllTables() throws SQLException {
+    dropAll("SELECT name FROM system.tables", "DROP TABLE ");
+  }
+
+  @Override public void dropAllViews() throws SQLException {
+    dropAll("SELECT name FROM system.views", "DROP VIEW ");
+  }
+
+  private void dropAll(String list, String drop) throws SQLException {
+    java.util.List<String> names = new java.util.ArrayList<>();
+    try (java.sql.Statement s = getConnection().createStatement(); java.sql.ResultSet rs = s.executeQuery(list)) {
+      while (rs.next()) {
+        names.add(rs.getString(1));
+      }
+    }
+    for (String n : names) {
+      try (java.sql.Statement s = getConnection().createStatement()) {
+        s.execute(drop + "\"" + n.replace("\"", "\"\"") + "\"");
+      }
+    }
+  }
+
   @Override public void closeConnection() throws SQLException {
     super.closeConnection();
     try (Stream<Path> s = Files.walk(dir)) {
