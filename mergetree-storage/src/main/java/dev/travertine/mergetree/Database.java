@@ -270,7 +270,7 @@ public final class Database implements AutoCloseable {
         saveCatalog();
       } catch (IOException | RuntimeException e) {
         tables.remove(def.name());
-        t.drop(null);
+        t.drop();
         throw e;
       }
       return true;
@@ -290,7 +290,7 @@ public final class Database implements AutoCloseable {
       }
       tables.remove(t.definition().name());
       saveCatalog();
-      t.drop(null);
+      t.drop();
       deleteTree(dir.resolve("tables").resolve(t.id()));
       return true;
     }

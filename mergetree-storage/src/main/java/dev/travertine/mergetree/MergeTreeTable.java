@@ -26,7 +26,6 @@ import dev.travertine.mergetree.settings.Settings;
 import dev.travertine.mergetree.settings.TableSettings;
 import dev.travertine.mergetree.wal.WriteAheadLog;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -599,7 +598,7 @@ public final class MergeTreeTable implements AutoCloseable {
   }
 
   /** Closes and deletes all storage of the table (DROP TABLE). */
-  public void drop(Path walDir) throws IOException {
+  public void drop() throws IOException {
     mergesStopped = true;
     waitForMerges();
     close();
@@ -617,7 +616,4 @@ public final class MergeTreeTable implements AutoCloseable {
     }
   }
 
-  static UncheckedIOException unchecked(IOException e) {
-    return new UncheckedIOException(e);
-  }
 }

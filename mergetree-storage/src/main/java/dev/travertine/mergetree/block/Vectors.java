@@ -12,7 +12,6 @@ import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
-import org.apache.hadoop.hive.serde2.io.HiveDecimalWritable;
 
 /**
  * Typed access to ORC column vectors: the one place that knows how each {@link TypeKind} is laid
@@ -262,10 +261,5 @@ public final class Vectors {
       return 16 + b.length[idx(v, row)];
     }
     return kind == TypeKind.DECIMAL ? 32 : 9;
-  }
-
-  /** Keeps a writable for callers that compare decimals. */
-  public static HiveDecimalWritable decimal(BigDecimal d) {
-    return new HiveDecimalWritable(HiveDecimal.create(d));
   }
 }

@@ -178,8 +178,8 @@ public sealed interface Predicate {
         for (int k = 0; k < n; k++) {
           int r = sel[k];
           int i = v.isRepeating ? 0 : r;
-          if ((v.noNulls || !v.isNull[i]) && op.test(Double.compare(a[i], c) == 0 && a[i] == c ? 0
-              : (a[i] < c ? -1 : (a[i] > c ? 1 : Double.compare(a[i], c))))) {
+          // Double.compare, as the statistics use: NaN sorts last, -0.0 before 0.0.
+          if ((v.noNulls || !v.isNull[i]) && op.test(Double.compare(a[i], c))) {
             sel[out++] = r;
           }
         }

@@ -11,7 +11,6 @@ import dev.travertine.mergetree.part.PartWriter;
 import dev.travertine.mergetree.schema.TableSchema;
 import dev.travertine.mergetree.schema.TypeKind;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -207,12 +206,10 @@ public final class TableScanner implements AutoCloseable {
     private Reader reader;
     private RecordReader rows;
     private boolean done;
-    private final boolean reuse;
 
     PartSource(ScanPlan.PartTask task, int stripe) {
       this.task = task;
       this.stripe = stripe;
-      this.reuse = false;
     }
 
     private void open() throws IOException {
@@ -593,9 +590,5 @@ public final class TableScanner implements AutoCloseable {
         s.close();
       }
     }
-  }
-
-  static UncheckedIOException unchecked(IOException e) {
-    return new UncheckedIOException(e);
   }
 }

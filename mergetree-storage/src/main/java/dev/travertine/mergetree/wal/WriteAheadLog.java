@@ -1,6 +1,5 @@
 package dev.travertine.mergetree.wal;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -137,6 +136,4 @@ public final class WriteAheadLog implements AutoCloseable {
   public synchronized void close() throws IOException {
     rotate();
   }
-
-  static void unused() throws EOFException {}
 }
