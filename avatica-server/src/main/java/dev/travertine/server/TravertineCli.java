@@ -174,14 +174,46 @@ public final class TravertineCli {
     return URL_PREFIX + Path.of(data == null ? DEFAULT_DATA_DIR : data).toAbsolutePath().normalize();
   }
 
+  /** The -u / --data / --host / --port / --user / --password options the tools share. */
+  static final class Target {
+    String url;
+    String data;
+    String host;
+    String port;
+    String user;
+    String password;
+
+    /** Takes one of the target options; false if it is another option. */
+    boolean accept(String option, String value) {
+      switch (option) {
+        case "-u" -> url = value;
+        case "--data" -> data = value;
+        case "--host" -> host = value;
+        case "--port" -> port = value;
+        case "--user" -> user = value;
+        case "--password" -> password = value;
+        default -> {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** The JDBC URL (see {@link #targetUrl}). */
+    String url() {
+      return targetUrl(url, data, host, port, user, password);
+    }
+
+    /** The user for connection properties; null when the server URL carries the credentials. */
+    String user() {
+      return host != null || port != null ? null : user;
+    }
+  }
+
   /** {@code load}. */
   private static int load(List<String> args, PrintStream out, PrintStream err, boolean terminal) {
-    String url = null;
-    String data = null;
-    String host = null;
-    String port = null;
-    String user = null;
-    String password = null;
+    Target target = new Target();
+    String url;
     String table = null;
     String format = "csv";
     boolean header = false;
@@ -203,13 +235,10 @@ public final class TravertineCli {
           return usageError(err, "load: " + a + " needs a value");
         }
         String v = args.get(++i);
+        if (target.accept(a, v)) {
+          continue;
+        }
         switch (a) {
-          case "-u" -> url = v;
-          case "--data" -> data = v;
-          case "--host" -> host = v;
-          case "--port" -> port = v;
-          case "--user" -> user = v;
-          case "--password" -> password = v;
           case "--table" -> table = v;
           case "--format" -> format = v.toLowerCase(Locale.ROOT);
           case "--max-errors" -> maxErrors = Long.parseLong(v);
@@ -219,7 +248,7 @@ public final class TravertineCli {
           }
         }
       }
-      url = targetUrl(url, data, host, port, user, password);
+      url = target.url();
     } catch (IllegalArgumentException e) {
       return usageError(err, "load: " + e.getMessage());
     }
@@ -237,8 +266,7 @@ public final class TravertineCli {
     }
     try {
       return dev.travertine.server.tools.Loader.run(new dev.travertine.server.tools.Loader.Options(url,
-          host != null || port != null ? null : user, password, table, format, header, maxErrors, batch, files,
-          terminal), out, err);
+          target.user(), target.password, table, format, header, maxErrors, batch, files, terminal), out, err);
     } catch (Exception e) {
       err.println("travertine: load: " + e.getMessage());
       return EXIT_FAILURE;
@@ -247,12 +275,7 @@ public final class TravertineCli {
 
   /** {@code benchmark}. */
   private static int benchmark(List<String> args, PrintStream out, PrintStream err) {
-    String url = null;
-    String data = null;
-    String host = null;
-    String port = null;
-    String user = null;
-    String password = null;
+    Target target = new Target();
     List<String> queries = new ArrayList<>();
     long iterations = -1;
     int concurrency = 1;
@@ -273,13 +296,10 @@ public final class TravertineCli {
           return usageError(err, "benchmark: " + a + " needs a value");
         }
         String v = args.get(++i);
+        if (target.accept(a, v)) {
+          continue;
+        }
         switch (a) {
-          case "-u" -> url = v;
-          case "--data" -> data = v;
-          case "--host" -> host = v;
-          case "--port" -> port = v;
-          case "--user" -> user = v;
-          case "--password" -> password = v;
           case "-q" -> queries.add(v);
           case "-f" -> queries.addAll(dev.travertine.server.tools.Benchmark.splitQueries(
               java.nio.file.Files.readString(Path.of(v))));
@@ -304,20 +324,18 @@ public final class TravertineCli {
     if (concurrency < 1) {
       return usageError(err, "benchmark: -c must be at least 1");
     }
+    String url;
     try {
-      url = targetUrl(url, data, host, port, user, password);
+      url = target.url();
     } catch (IllegalArgumentException e) {
       return usageError(err, "benchmark: " + e.getMessage());
-    }
-    if (host != null || port != null) {
-      user = null; // carried by the URL
     }
     if (iterations < 0 && seconds < 0) {
       iterations = 100;
     }
     try {
       return dev.travertine.server.tools.Benchmark.run(new dev.travertine.server.tools.Benchmark.Options(
-          url, user, password, queries, iterations, concurrency, seconds, warmup, json), out, err);
+          url, target.user(), target.password, queries, iterations, concurrency, seconds, warmup, json), out, err);
     } catch (Exception e) {
       Throwable c = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
       err.println("travertine: benchmark: " + c.getMessage());
@@ -626,12 +644,7 @@ public final class TravertineCli {
       if (hasUrl) {
         throw new IllegalArgumentException("--host/--port and -u exclude each other");
       }
-      String url = "jdbc:avatica:remote:url=http://" + (host == null ? "127.0.0.1" : host) + ":"
-          + (port == null ? "8765" : port) + ";serialization=protobuf";
-      if (user != null) {
-        url += ";authentication=BASIC;avatica_user=" + user + ";avatica_password=" + (password == null ? "" : password);
-      }
-      result.addAll(List.of("-u", url));
+      result.addAll(List.of("-u", targetUrl(null, null, host, port, user, password)));
       hasUrl = true;
       remote = true;
     } else if (user != null || password != null) {

@@ -68,57 +68,19 @@ public final class Loader {
       Progress progress = new Progress(totalBytes, o.terminal(), err);
       long loaded = 0;
       long errors = 0;
-      char sep = o.format().equals("tsv") ? '\t' : ',';
       try (PreparedStatement ps = c.prepareStatement(sql)) {
         int inBatch = 0;
+        long earlierFiles = 0; // bytes of the files already loaded, for progress
         for (Path f : o.files()) {
-          if (o.format().equals("orc")) {
-            OrcRows orc = new OrcRows(f);
-            try (orc) {
-              List<String> rec;
-              while ((rec = orc.next()) != null) {
-                try {
-                  bind(ps, rec, types, names);
-                } catch (BadRow e) {
-                  errors++;
-                  err.printf(Locale.ROOT, "%s%s: row %d: %s%n", o.terminal() ? "\r" : "", f, orc.row(), e.getMessage());
-                  if (errors > o.maxErrors()) {
-                    if (inBatch > 0) {
-                      ps.executeBatch();
-                      loaded += inBatch;
-                    }
-                    err.printf(Locale.ROOT, "stopped after %d bad row(s) (--max-errors %d); %d rows were loaded%n",
-                        errors, o.maxErrors(), loaded);
-                    return 1;
-                  }
-                  continue;
-                }
-                ps.addBatch();
-                if (++inBatch == o.batchSize()) {
-                  ps.executeBatch();
-                  loaded += inBatch;
-                  inBatch = 0;
-                }
-                progress.update(loaded + inBatch, orc.fraction(Files.size(f)) + progressBytes(o, f, null));
-              }
-            }
-            continue;
-          }
-          try (InputStream raw = Files.newInputStream(f);
-              CountingStream counting = new CountingStream(raw);
-              BufferedReader r = new BufferedReader(new InputStreamReader(counting, StandardCharsets.UTF_8),
-                  1 << 16)) {
-            RecordReader records = new RecordReader(r, sep, o.format().equals("csv"));
-            if (o.header()) {
-              records.next();
-            }
+          long size = Files.size(f);
+          try (Records records = open(o, f, size)) {
             List<String> rec;
             while ((rec = records.next()) != null) {
               try {
                 bind(ps, rec, types, names);
               } catch (BadRow e) {
                 errors++;
-                err.printf(Locale.ROOT, "%s%s:%d: %s%n", o.terminal() ? "\r" : "", f, records.line(), e.getMessage());
+                err.printf(Locale.ROOT, "%s%s%s: %s%n", o.terminal() ? "\r" : "", f, records.where(), e.getMessage());
                 if (errors > o.maxErrors()) {
                   if (inBatch > 0) {
                     ps.executeBatch();
@@ -136,9 +98,10 @@ public final class Loader {
                 loaded += inBatch;
                 inBatch = 0;
               }
-              progress.update(loaded + inBatch, progressBytes(o, f, counting));
+              progress.update(loaded + inBatch, earlierFiles + records.bytesRead());
             }
           }
+          earlierFiles += size;
         }
         if (inBatch > 0) {
           ps.executeBatch();
@@ -152,16 +115,6 @@ public final class Loader {
     }
   }
 
-  private static long progressBytes(Options o, Path current, CountingStream counting) throws IOException {
-    long done = 0;
-    for (Path f : o.files()) {
-      if (f.equals(current)) {
-        return done + (counting == null ? 0 : counting.count);
-      }
-      done += Files.size(f);
-    }
-    return done;
-  }
 
   private static String quote(String name) {
     return "\"" + name.replace("\"", "\"\"") + "\"";
@@ -212,6 +165,49 @@ public final class Loader {
       case Types.DATE -> "DATE";
       case Types.TIMESTAMP -> "TIMESTAMP";
       default -> "type " + t;
+    };
+  }
+
+  /** Records of one input file as text fields, with where the last one came from. */
+  interface Records extends AutoCloseable {
+    /** The next record, or null at the end. */
+    List<String> next() throws IOException;
+
+    /** Position of the last record for messages: ":line" or ": row n". */
+    String where();
+
+    /** Bytes of the file consumed so far (estimated for ORC). */
+    long bytesRead();
+
+    @Override void close() throws IOException;
+  }
+
+  private static Records open(Options o, Path f, long size) throws IOException {
+    if (o.format().equals("orc")) {
+      return new OrcRows(f, size);
+    }
+    CountingStream counting = new CountingStream(Files.newInputStream(f));
+    BufferedReader r = new BufferedReader(new InputStreamReader(counting, StandardCharsets.UTF_8), 1 << 16);
+    RecordReader records = new RecordReader(r, o.format().equals("tsv") ? '\t' : ',', o.format().equals("csv"));
+    if (o.header()) {
+      records.next();
+    }
+    return new Records() {
+      @Override public List<String> next() throws IOException {
+        return records.next();
+      }
+
+      @Override public String where() {
+        return ":" + records.line();
+      }
+
+      @Override public long bytesRead() {
+        return counting.count;
+      }
+
+      @Override public void close() throws IOException {
+        r.close();
+      }
     };
   }
 
@@ -297,15 +293,17 @@ public final class Loader {
   }
 
   /** Rows of an ORC file as text fields (ISO dates and timestamps, plain decimals), so they bind like CSV. */
-  static final class OrcRows implements AutoCloseable {
+  static final class OrcRows implements Records {
     private final org.apache.orc.Reader reader;
     private final org.apache.orc.RecordReader rows;
     private final org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch batch;
     private final dev.travertine.mergetree.schema.TypeKind[] kinds;
+    private final long fileBytes;
     private int pos;
     private long row;
 
-    OrcRows(Path file) throws IOException {
+    OrcRows(Path file, long fileBytes) throws IOException {
+      this.fileBytes = fileBytes;
       org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
       reader = org.apache.orc.OrcFile.createReader(new org.apache.hadoop.fs.Path(file.toUri()),
           org.apache.orc.OrcFile.readerOptions(conf).useUTCTimestamp(true));
@@ -332,16 +330,16 @@ public final class Loader {
       batch = schema.createRowBatch();
     }
 
-    long row() {
-      return row;
+    @Override public String where() {
+      return ": row " + row;
     }
 
-    long fraction(long fileBytes) {
+    @Override public long bytesRead() {
       long n = reader.getNumberOfRows();
       return n == 0 ? fileBytes : (long) ((double) row / n * fileBytes);
     }
 
-    List<String> next() throws IOException {
+    @Override public List<String> next() throws IOException {
       if (pos >= batch.size) {
         if (!rows.nextBatch(batch) || batch.size == 0) {
           return null;
