@@ -543,15 +543,20 @@ SqlNode SqlSystemCommand() :
     }
 }
 
-/** KILL QUERY WHERE condition (ClickHouse): cancels the running queries the condition selects. */
+/**
+ * KILL QUERY WHERE condition (ClickHouse): cancels the running queries the condition selects;
+ * KILL MUTATION WHERE condition: kills the unfinished mutations it selects (system.mutations).
+ */
 SqlNode SqlKillQuery() :
 {
     final Span s;
     final SqlNode condition;
+    boolean mutation = false;
 }
 {
-    <KILL> { s = span(); } <QUERY> <WHERE> condition = Expression(ExprContext.ACCEPT_NON_QUERY)
+    <KILL> { s = span(); } ( <QUERY> | <MUTATION> { mutation = true; } )
+    <WHERE> condition = Expression(ExprContext.ACCEPT_NON_QUERY)
     {
-        return new SqlKillQuery(s.end(this), condition);
+        return new SqlKillQuery(s.end(this), condition, mutation);
     }
 }

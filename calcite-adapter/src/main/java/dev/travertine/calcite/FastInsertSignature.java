@@ -37,7 +37,7 @@ public final class FastInsertSignature<T> extends CalcitePrepare.CalciteSignatur
     this.rowsPerExecution = rowsPerExecution;
   }
 
-  private static ColumnMetaData rowCountColumn() {
+  static ColumnMetaData rowCountColumn() {
     return new ColumnMetaData(0, false, false, false, false, DatabaseMetaData.columnNoNulls, true, 19, "ROWCOUNT",
         "ROWCOUNT", null, 19, 0, null, null,
         ColumnMetaData.scalar(Types.BIGINT, "BIGINT", ColumnMetaData.Rep.LONG), true, false, false,
@@ -59,7 +59,7 @@ public final class FastInsertSignature<T> extends CalcitePrepare.CalciteSignatur
   }
 
   /** Runs an insert as one query-log entry. */
-  private static long logged(TravertineSession session, String sql, java.util.function.LongSupplier run) {
+  static long logged(TravertineSession session, String sql, java.util.function.LongSupplier run) {
     var registry = session.database().queries();
     var q = registry.begin(session.user(), sql);
     session.setCurrentQuery(q);

@@ -25,7 +25,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * The {@code system} schema: read-only tables that show what the engine is doing, with
- * ClickHouse's table and column names (tables, columns, parts, merges, settings, events).
+ * ClickHouse's table and column names (tables, columns, parts, mutations, merges, settings, events).
  */
 public final class SystemSchema extends AbstractSchema {
   public static final String NAME = "system";
@@ -82,7 +82,11 @@ public final class SystemSchema extends AbstractSchema {
     m.put("parts", new SystemTable(List.of(c("database", vc), c("table", vc), c("partition", vc), c("name", vc),
         c("active", SqlTypeName.BOOLEAN), c("rows", bi), c("bytes_on_disk", bi), c("level", bi),
         c("min_block", bi), c("max_block", bi), c("marks", bi), c("modification_time", SqlTypeName.TIMESTAMP),
-        c("checksum", vc)), this::parts));
+        c("checksum", vc), c("data_version", bi)), this::parts));
+    m.put("mutations", new SystemTable(List.of(c("database", vc), c("table", vc), c("mutation_id", vc),
+        c("command", vc), c("create_time", SqlTypeName.TIMESTAMP), c("block_number", bi), c("parts_to_do", bi),
+        c("is_done", SqlTypeName.BOOLEAN), c("is_killed", SqlTypeName.BOOLEAN), c("latest_failed_part", vc),
+        c("latest_fail_time", SqlTypeName.TIMESTAMP), c("latest_fail_reason", vc)), this::mutations));
     m.put("merges", new SystemTable(List.of(c("database", vc), c("table", vc), c("result_part_name", vc),
         c("source_part_names", vc), c("num_parts", bi), c("elapsed", SqlTypeName.DOUBLE), c("total_rows", bi)),
         this::merges));
@@ -146,7 +150,20 @@ public final class SystemSchema extends AbstractSchema {
       for (PartInfo p : t.activeParts()) {
         out.add(new Object[] {TravertineSchema.NAME, t.definition().name(), p.partitionId(), p.name(), true,
             p.rows(), p.bytesOnDisk(), (long) p.level(), p.minBlock(), p.maxBlock(), (long) p.granules(),
-            p.modificationTime(), p.checksum()});
+            p.modificationTime(), p.checksum(), p.version()});
+      }
+    }
+    return out;
+  }
+
+  private List<Object[]> mutations() {
+    List<Object[]> out = new ArrayList<>();
+    for (MergeTreeTable t : db().tables()) {
+      for (MergeTreeTable.MutationStatus m : t.mutations()) {
+        out.add(new Object[] {TravertineSchema.NAME, t.definition().name(), m.record().id(),
+            m.record().command().text(), m.record().createTime(), m.record().block(), (long) m.partsToDo(),
+            m.done(), m.record().killed(), m.failedPart(), m.failReason() == null ? null : m.failTime(),
+            m.failReason()});
       }
     }
     return out;

@@ -88,9 +88,7 @@ public final class TravertineDdlExecutor implements DdlExecutor {
       } else if (node instanceof SqlDropIndex di) {
         dropIndex(session, di);
       } else if (node instanceof SqlAlterTableMutation m) {
-        session.requireTable(name(m.table));
-        throw new UnsupportedOperationException("ALTER TABLE … " + (m.delete ? "DELETE" : "UPDATE")
-            + " is not supported yet: mutations arrive with the mutations work");
+        MutationStatement.from(m).execute(session, List.of()); // normally prepared as DML (with a count)
       } else if (node instanceof SqlOptimizeTable o) {
         session.requireTable(name(o.table)).optimize(o.isFinal);
       } else if (node instanceof SqlSystemCommand s) {
@@ -389,11 +387,31 @@ public final class TravertineDdlExecutor implements DdlExecutor {
     }
   }
 
-  /** Selects the queries through system.processes, then cancels them. */
+  /** Selects the queries through system.processes, then cancels them; or the mutations, then kills them. */
   private void killQuery(CalcitePrepare.Context context, TravertineSession session,
-      dev.travertine.calcite.ddl.SqlKillQuery k) {
+      dev.travertine.calcite.ddl.SqlKillQuery k) throws IOException {
     Connection conn = (Connection) context.getDataContext().getQueryProvider();
     String cond = k.condition.toSqlString(CalciteSqlDialect.DEFAULT).getSql();
+    if (k.mutation) {
+      session.checkWritable("KILL MUTATION");
+      List<String[]> found = new ArrayList<>();
+      try (Statement s = conn.createStatement();
+          java.sql.ResultSet rs = s.executeQuery("SELECT \"table\", mutation_id FROM \"system\".\"mutations\""
+              + " WHERE is_done = FALSE AND (" + cond + ")")) {
+        while (rs.next()) {
+          found.add(new String[] {rs.getString(1), rs.getString(2)});
+        }
+      } catch (SQLException e) {
+        throw new IllegalArgumentException("Invalid KILL MUTATION condition: " + e.getMessage(), e);
+      }
+      if (found.isEmpty()) {
+        throw new IllegalArgumentException("No unfinished mutation matches: " + cond);
+      }
+      for (String[] f : found) {
+        session.requireTable(f[0]).killMutation(f[1]);
+      }
+      return;
+    }
     var self = session.currentQuery();
     List<String> ids = new ArrayList<>();
     try (Statement s = conn.createStatement();

@@ -24,6 +24,10 @@ public class TravertinePrepare extends CalcitePrepareImpl {
           // Not wrapped: the JDBC batch path recognises this class; it logs its own executions.
           return new FastInsertSignature<>(query.sql, fast, fast.rowCount(), context, session);
         }
+        MutationStatement mutation = MutationStatement.tryPrepare(query.sql, config);
+        if (mutation != null) {
+          return new MutationSignature<>(query.sql, mutation, context, session);
+        }
         // Plans are reused for the same SQL text until the next DDL (Calcite plans each time otherwise).
         String key = maxRowCount + "|" + elementType + "|" + query.sql;
         @SuppressWarnings("unchecked")

@@ -122,7 +122,7 @@ public final class TravertineRuntime {
     List<Aggregation.Spec> aggs = spec.aggregates();
     List<Object[]> rows;
     TableSnapshot snapshot = table.snapshot();
-    if (Aggregation.isTrivialCount(filter, groupBy, aggs)) {
+    if (Aggregation.isTrivialCount(filter, groupBy, aggs) && !snapshot.mayHavePendingMutations()) {
       try (snapshot) {
         long n = Aggregation.trivialCount(snapshot);
         Object[] row = new Object[aggs.size()];

@@ -21,7 +21,7 @@ final class DatabaseRegistry {
     Path key = dir.toAbsolutePath().normalize();
     Entry e = OPEN.get(key);
     if (e == null || e.db().isClosed()) {
-      e = new Entry(Database.open(key), 0);
+      e = new Entry(Database.open(key, dev.travertine.calcite.SqlMutationCompiler.INSTANCE), 0);
     }
     OPEN.put(key, new Entry(e.db(), e.refs() + 1));
     return e.db();

@@ -104,8 +104,14 @@ public final class Database implements AutoCloseable {
     this.queries = new dev.travertine.mergetree.query.QueryRegistry(ctx.clock());
   }
 
-  /** Opens a data directory with the engine's own executors and the system clock. */
+  /** Opens a data directory with the engine's own executors and the system clock; no mutations. */
   public static Database open(Path dir) throws IOException {
+    return open(dir, dev.travertine.mergetree.mutation.MutationCompiler.NONE);
+  }
+
+  /** Opens a data directory with the engine's own executors, the system clock and a mutation compiler. */
+  public static Database open(Path dir, dev.travertine.mergetree.mutation.MutationCompiler compiler)
+      throws IOException {
     AtomicInteger n = new AtomicInteger();
     ThreadFactory bg = r -> {
       Thread t = new Thread(r, "travertine-background-" + n.incrementAndGet());
@@ -120,7 +126,7 @@ public final class Database implements AutoCloseable {
     int bgThreads = Math.max(2, Runtime.getRuntime().availableProcessors() / 2);
     ScheduledExecutorService background = Executors.newScheduledThreadPool(bgThreads, bg);
     ExecutorService pool = Executors.newCachedThreadPool(scan);
-    EngineContext ctx = new EngineContext(Clock.systemUTC(), background, pool, new EngineEvents(), true);
+    EngineContext ctx = new EngineContext(Clock.systemUTC(), background, pool, new EngineEvents(), true, compiler);
     try {
       Database db = open(dir, ctx, true);
       background.scheduleWithFixedDelay(db::flushDueTables, 100, 100, TimeUnit.MILLISECONDS);
@@ -195,6 +201,7 @@ public final class Database implements AutoCloseable {
     Path tableDir = dir.resolve("tables").resolve(id);
     MergeTreeTable t = MergeTreeTable.open(id, def, new LocalFileIO(tableDir), tableDir.resolve("wal"), ctx);
     t.scheduleMerges();
+    t.scheduleMutations();
     return t;
   }
 

@@ -18,6 +18,11 @@ public final class EngineEvents {
   public static final String BYTES_WRITTEN = "WriteBufferFromFileDescriptorWriteBytes";
   public static final String BUFFER_FLUSHES = "InsertBufferFlush";
   public static final String WAL_RECORDS = "WalRecords";
+  public static final String MUTATIONS = "Mutations";
+  public static final String MUTATED_PARTS = "MutatedParts";
+  public static final String MUTATED_ROWS = "MutatedRows";
+  public static final String MUTATION_REVERSIONED_PARTS = "MutationReversionedParts";
+  public static final String MUTATIONS_APPLIED_ON_FLY = "MutationsAppliedOnFlyInAllParts";
 
   private final Map<String, LongAdder> counters = new ConcurrentHashMap<>();
 

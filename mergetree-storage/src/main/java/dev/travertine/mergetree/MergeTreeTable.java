@@ -12,6 +12,16 @@ import dev.travertine.mergetree.log.LogEntry;
 import dev.travertine.mergetree.log.MetadataLog;
 import dev.travertine.mergetree.merge.MergeSelector;
 import dev.travertine.mergetree.merge.PartMerger;
+import dev.travertine.mergetree.mutation.CompiledMutation;
+import dev.travertine.mergetree.mutation.MutationCommand;
+import dev.travertine.mergetree.mutation.MutationEntry;
+import dev.travertine.mergetree.mutation.MutationRecord;
+import dev.travertine.mergetree.mutation.Mutations;
+import dev.travertine.mergetree.scan.Predicate;
+import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.mergetree.scan.ScanPlan;
+import dev.travertine.mergetree.scan.ScanRequest;
+import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.part.GranuleIndex;
 import dev.travertine.mergetree.part.OrcSupport;
 import dev.travertine.mergetree.part.PartInfo;
@@ -51,9 +61,84 @@ import org.slf4j.LoggerFactory;
 public final class MergeTreeTable implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MergeTreeTable.class);
 
-  /** The immutable state readers see. */
+  /**
+   * The immutable state readers see: parts, buffer, and mutations (block order) with the count of
+   * pending ones (not killed, needed by some part) — the counter that lets reads skip all lookups.
+   */
   private record State(List<PartRef> parts, List<Block> buffered, long bufferedRows, long bufferedBytes,
-      long oldestBufferedMillis) {}
+      long oldestBufferedMillis, List<MutationEntry> mutations, int pendingMutations) {
+
+    static State of(List<PartRef> parts, List<Block> buffered, long rows, long bytes, long oldest,
+        List<MutationEntry> mutations) {
+      long min = minVersion(parts);
+      int pending = 0;
+      for (MutationEntry m : mutations) {
+        if (!m.killed() && m.block() > min) {
+          pending++;
+        }
+      }
+      return new State(parts, buffered, rows, bytes, oldest, mutations, pending);
+    }
+
+    State withBuffer(List<Block> buf, long rows, long bytes, long oldest) {
+      return new State(parts, buf, rows, bytes, oldest, mutations, pendingMutations);
+    }
+
+    State withParts(List<PartRef> ps) {
+      return of(ps, buffered, bufferedRows, bufferedBytes, oldestBufferedMillis, mutations);
+    }
+
+    State withMutations(List<MutationEntry> ms) {
+      return of(parts, buffered, bufferedRows, bufferedBytes, oldestBufferedMillis, List.copyOf(ms));
+    }
+
+    /** The largest block of a mutation that is not killed (0 if none). */
+    long latestLiveMutation() {
+      for (int i = mutations.size() - 1; i >= 0; i--) {
+        if (!mutations.get(i).killed()) {
+          return mutations.get(i).block();
+        }
+      }
+      return 0;
+    }
+
+    /** Live mutations a part still needs, up to block {@code upTo}, in order. */
+    List<MutationEntry> pendingFor(PartInfo p, long upTo) {
+      List<MutationEntry> out = new ArrayList<>();
+      for (MutationEntry m : mutations) {
+        if (!m.killed() && m.block() > p.version() && m.block() <= upTo) {
+          out.add(m);
+        }
+      }
+      return out;
+    }
+
+    boolean done(MutationEntry m) {
+      return m.killed() || m.block() <= minVersion(parts);
+    }
+  }
+
+  private static long minVersion(List<PartRef> parts) {
+    long min = Long.MAX_VALUE;
+    for (PartRef p : parts) {
+      min = Math.min(min, p.info().version());
+    }
+    return min;
+  }
+
+  /** ClickHouse's switch before PR #60856, for benchmarks: false makes every read look mutations up. */
+  private static volatile boolean pendingCounterEnabled = true;
+
+  public static void setPendingMutationCounterEnabled(boolean enabled) {
+    pendingCounterEnabled = enabled;
+  }
+
+  /** What a mutation statement returns. */
+  public record MutationResult(String mutationId, long block, long affectedRows) {}
+
+  /** A mutation as system.mutations shows it. */
+  public record MutationStatus(MutationRecord record, int partsToDo, boolean done, String failedPart,
+      long failTime, String failReason) {}
 
   /** A merge in progress, for system.merges. */
   public record RunningMerge(String table, String resultPart, List<String> sourceParts, long startMillis,
@@ -103,6 +188,8 @@ public final class MergeTreeTable implements AutoCloseable {
     for (PartInfo p : s.active().values()) {
       parts.add(new PartRef(p, io, fs, null));
     }
+    List<MutationEntry> mutations = new ArrayList<>();
+    s.mutations().forEach(m -> mutations.add(new MutationEntry(m, null)));
     parts.sort(PART_ORDER);
     logSeq = s.lastSeq();
     nextBlock = s.nextBlock();
@@ -131,8 +218,11 @@ public final class MergeTreeTable implements AutoCloseable {
     if (!buffered.isEmpty()) {
       LOG.info("Table {}: replayed {} rows from the write-ahead log", definition.name(), rowsBytes[0]);
     }
-    state = new State(List.copyOf(parts), List.copyOf(buffered), rowsBytes[0], rowsBytes[1],
-        buffered.isEmpty() ? 0 : ctx.clock().millis());
+    state = State.of(List.copyOf(parts), List.copyOf(buffered), rowsBytes[0], rowsBytes[1],
+        buffered.isEmpty() ? 0 : ctx.clock().millis(), List.copyOf(mutations));
+    if (state.pendingMutations() > 0) {
+      LOG.info("Table {}: {} unfinished mutations continue", definition.name(), state.pendingMutations());
+    }
   }
 
   private static final Comparator<PartRef> PART_ORDER = Comparator
@@ -161,7 +251,8 @@ public final class MergeTreeTable implements AutoCloseable {
   public TableSnapshot snapshot() {
     synchronized (lock) {
       State s = state;
-      return new TableSnapshot(definition, s.parts(), s.buffered());
+      List<MutationEntry> ms = s.pendingMutations() > 0 || !pendingCounterEnabled ? s.mutations() : null;
+      return new TableSnapshot(definition, s.parts(), s.buffered(), ms, ctx.mutationCompiler());
     }
   }
 
@@ -199,7 +290,7 @@ public final class MergeTreeTable implements AutoCloseable {
       buf.add(block);
       long rows = s.bufferedRows() + block.rows();
       long bytes = s.bufferedBytes() + block.estimatedBytes();
-      state = new State(s.parts(), Collections.unmodifiableList(buf), rows, bytes,
+      state = s.withBuffer(Collections.unmodifiableList(buf), rows, bytes,
           s.buffered().isEmpty() ? ctx.clock().millis() : s.oldestBufferedMillis());
       TableSettings ts = definition.tableSettings();
       flushNow = rows >= ts.getLong(Settings.INSERT_BUFFER_MAX_ROWS)
@@ -240,7 +331,7 @@ public final class MergeTreeTable implements AutoCloseable {
           long rows = rest.stream().mapToLong(Block::rows).sum();
           long bytes = rest.stream().mapToLong(Block::estimatedBytes).sum();
           commitLocked("flush", written, List.of(), upTo, false,
-              new State(s.parts(), List.copyOf(rest), rows, bytes, rest.isEmpty() ? 0 : ctx.clock().millis()));
+              s.withBuffer(List.copyOf(rest), rows, bytes, rest.isEmpty() ? 0 : ctx.clock().millis()));
         }
       } catch (IOException | RuntimeException e) {
         discard(written);
@@ -272,7 +363,8 @@ public final class MergeTreeTable implements AutoCloseable {
         int[] rows = e.getValue();
         sortByKey(def, all, rows);
         String name = PartInfo.partName(e.getKey(), block, block, level, 0);
-        out.add(writePart(def, name, e.getKey(), block, block, level, w -> w.append(all, rows, 0, rows.length)));
+        out.add(writePart(def, name, e.getKey(), block, block, level, 0,
+            w -> w.append(all, rows, 0, rows.length)));
       }
     } catch (IOException | RuntimeException ex) {
       discard(out);
@@ -288,9 +380,10 @@ public final class MergeTreeTable implements AutoCloseable {
 
   /** Writes one part file and builds its metadata. */
   public PartRef writePart(TableDefinition def, String name, String partitionId, long minBlock, long maxBlock,
-      int level, RowSource rows) throws IOException {
+      int level, long dataVersion, RowSource rows) throws IOException {
     TableSettings ts = def.tableSettings();
-    PartInfo tmpInfo = new PartInfo(name, partitionId, minBlock, maxBlock, level, 0, 0, 0, "", 0, 0, null);
+    PartInfo tmpInfo = new PartInfo(name, partitionId, minBlock, maxBlock, level, dataVersion, 0, 0, "", 0, 0, null,
+        null);
     PartWriter.Written w;
     try (PartWriter writer = new PartWriter(io, tmpInfo.path(), def.schema(), ts.indexGranularity(),
         OrcSupport.compression(ts.get(Settings.COMPRESSION)))) {
@@ -304,8 +397,8 @@ public final class MergeTreeTable implements AutoCloseable {
       stats.put(schema.column(c).name(),
           Arrays.asList(ValueCodec.encode(sum[0]), ValueCodec.encode(sum[1]), sum[2].toString()));
     }
-    PartInfo info = new PartInfo(name, partitionId, minBlock, maxBlock, level, 0, w.rows(), w.bytes(),
-        w.checksum(), ctx.clock().millis(), w.index().granules(), stats);
+    PartInfo info = new PartInfo(name, partitionId, minBlock, maxBlock, level, dataVersion, w.rows(), w.bytes(),
+        w.checksum(), ctx.clock().millis(), w.index().granules(), stats, null);
     ctx.events().add(EngineEvents.PARTS_WRITTEN, 1);
     ctx.events().add(EngineEvents.BYTES_WRITTEN, w.bytes());
     return new PartRef(info, io, fs, w.index());
@@ -395,6 +488,9 @@ public final class MergeTreeTable implements AutoCloseable {
   private void commitLocked(String op, List<PartRef> add, List<PartRef> remove, long walUpTo, boolean truncate,
       State base) throws IOException {
     ensureOpen();
+    if (op.equals("insert") || op.equals("flush")) {
+      add = versionNewParts(add, base);
+    }
     Set<String> removeNames = new HashSet<>();
     remove.forEach(p -> removeNames.add(p.name()));
     List<PartRef> removed = new ArrayList<>();
@@ -406,24 +502,65 @@ public final class MergeTreeTable implements AutoCloseable {
     if (!truncate && removed.size() != removeNames.size()) {
       throw new IllegalStateException("Cannot commit " + op + ": some replaced parts are no longer active");
     }
-    long seq = logSeq + 1;
-    long newWal = Math.max(walFlushedUpTo, walUpTo);
-    LogEntry e = new LogEntry(seq, ctx.clock().millis(), op, add.stream().map(PartRef::info).toList(),
-        List.copyOf(removeNames), newWal, nextBlock, truncate, false);
-    log.append(e);
-    logSeq = seq;
-    walFlushedUpTo = newWal;
     List<PartRef> parts = new ArrayList<>(base.parts());
     parts.removeAll(removed);
     parts.addAll(add);
     parts.sort(PART_ORDER);
-    state = new State(List.copyOf(parts), base.buffered(), base.bufferedRows(), base.bufferedBytes(),
-        base.oldestBufferedMillis());
+    appendLocked(op, add, removeNames, walUpTo, truncate, List.of(), base.withParts(List.copyOf(parts)));
     removed.forEach(PartRef::release);
+  }
+
+  /** Writes one log entry and, once it is durable, makes {@code next} the state. */
+  private void appendLocked(String op, List<PartRef> add, Set<String> removeNames, long walUpTo, boolean truncate,
+      List<MutationRecord> mutationChanges, State next) throws IOException {
+    long seq = logSeq + 1;
+    long newWal = Math.max(walFlushedUpTo, walUpTo);
+    LogEntry e = new LogEntry(seq, ctx.clock().millis(), op, add.stream().map(PartRef::info).toList(),
+        List.copyOf(removeNames), newWal, nextBlock, truncate, false, mutationChanges);
+    log.append(e);
+    logSeq = seq;
+    walFlushedUpTo = newWal;
+    state = next;
+    lock.notifyAll(); // mutations_sync waiters
     if (MetadataLog.checkpointDue(seq)) {
-      log.checkpoint(seq, parts.stream().map(PartRef::info).toList(), walFlushedUpTo, nextBlock,
-          ctx.clock().millis());
+      State kept = next.withMutations(keptMutations(next));
+      state = kept;
+      log.checkpoint(seq, kept.parts().stream().map(PartRef::info).toList(), walFlushedUpTo, nextBlock,
+          ctx.clock().millis(), kept.mutations().stream().map(MutationEntry::record).toList());
     }
+  }
+
+  /** Unfinished mutations and the newest finished_mutations_to_keep finished ones. */
+  private List<MutationEntry> keptMutations(State s) {
+    long keep = definition.tableSettings().getLong(Settings.FINISHED_MUTATIONS_TO_KEEP);
+    List<MutationEntry> out = new ArrayList<>();
+    long finished = 0;
+    for (int i = s.mutations().size() - 1; i >= 0; i--) {
+      MutationEntry m = s.mutations().get(i);
+      if (!s.done(m) || finished++ < keep) {
+        out.add(0, m);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Parts of an insert whose block was allocated before a mutation committed come after it:
+   * they get that mutation's block as data version (same file), so it does not apply to them.
+   */
+  private List<PartRef> versionNewParts(List<PartRef> add, State base) {
+    long latest = base.latestLiveMutation();
+    List<PartRef> out = new ArrayList<>(add.size());
+    for (PartRef p : add) {
+      if (p.info().version() < latest) {
+        PartRef v = p.reversioned(p.info().withDataVersion(latest));
+        p.release();
+        out.add(v);
+      } else {
+        out.add(p);
+      }
+    }
+    return out;
   }
 
   /** TRUNCATE: drops every part and the buffer. */
@@ -434,7 +571,7 @@ public final class MergeTreeTable implements AutoCloseable {
       synchronized (lock) {
         State s = state;
         wal.clear();
-        commitLocked("truncate", List.of(), List.of(), walSeq, true, new State(s.parts(), List.of(), 0, 0, 0));
+        commitLocked("truncate", List.of(), List.of(), walSeq, true, s.withBuffer(List.of(), 0, 0, 0));
       }
     } finally {
       flushLock.unlock();
@@ -443,10 +580,12 @@ public final class MergeTreeTable implements AutoCloseable {
 
   // ---------------------------------------------------------------- merges
 
+  /** SYSTEM STOP/START MERGES: stops background merges and mutations (as in ClickHouse). */
   public void stopMerges(boolean stop) {
     mergesStopped = stop;
     if (!stop) {
       scheduleMerges();
+      scheduleMutations();
     }
   }
 
@@ -479,6 +618,7 @@ public final class MergeTreeTable implements AutoCloseable {
           chosen.forEach(p -> p.setMerging(false));
         }
         scheduleMerges();
+        scheduleMutations();
       });
     } catch (java.util.concurrent.RejectedExecutionException e) {
       chosen.forEach(p -> p.setMerging(false));
@@ -516,13 +656,27 @@ public final class MergeTreeTable implements AutoCloseable {
     long maxBlock = sources.stream().mapToLong(p -> p.info().maxBlock()).max().orElseThrow();
     int level = sources.stream().mapToInt(p -> p.info().level()).max().orElseThrow() + 1;
     String pid = sources.get(0).info().partitionId();
-    String name = PartInfo.partName(pid, minBlock, maxBlock, level, 0);
+    // Each source gets the mutations it still needs (up to the latest one now); the result's
+    // version then covers them. A mutation committed later still applies to the merged part.
+    Map<PartRef, List<CompiledMutation>> pending = new java.util.IdentityHashMap<>();
+    long dataVersion = sources.stream().mapToLong(p -> p.info().dataVersion()).max().orElseThrow();
+    synchronized (lock) {
+      State s = state;
+      long latest = s.latestLiveMutation();
+      for (PartRef p : sources) {
+        pending.put(p, compiled(s.pendingFor(p.info(), latest)));
+      }
+      if (latest > minBlock) {
+        dataVersion = Math.max(dataVersion, latest);
+      }
+    }
+    String name = PartInfo.partName(pid, minBlock, maxBlock, level, dataVersion);
     long totalRows = sources.stream().mapToLong(p -> p.info().rows()).sum();
     RunningMerge rm = new RunningMerge(def.name(), name, names(sources), ctx.clock().millis(), totalRows);
     running.add(rm);
     try {
-      PartRef merged = writePart(def, name, pid, minBlock, maxBlock, level,
-          w -> PartMerger.merge(def, sources, w));
+      PartRef merged = writePart(def, name, pid, minBlock, maxBlock, level, dataVersion,
+          w -> PartMerger.merge(def, sources, pending::get, w));
       try {
         commit("merge", List.of(merged), sources, false);
       } catch (IOException | RuntimeException e) {
@@ -535,6 +689,14 @@ public final class MergeTreeTable implements AutoCloseable {
     } finally {
       running.remove(rm);
     }
+  }
+
+  private List<CompiledMutation> compiled(List<MutationEntry> entries) {
+    List<CompiledMutation> out = new ArrayList<>(entries.size());
+    for (MutationEntry m : entries) {
+      out.add(m.compiled(ctx.mutationCompiler(), definition.schema()));
+    }
+    return out;
   }
 
   private static List<String> names(List<PartRef> ps) {
@@ -582,6 +744,323 @@ public final class MergeTreeTable implements AutoCloseable {
         throw new IllegalStateException("Interrupted while waiting for merges", e);
       }
     }
+  }
+
+  // ---------------------------------------------------------------- mutations
+
+  /**
+   * Records a mutation: compiles (validates) it, flushes the insert buffer so every row inserted
+   * before gets an older block, counts the rows it affects, and commits it with a new block
+   * number in the metadata log. Reads apply it on the fly from then on; the worker rewrites the
+   * parts in the background. With {@code sync}, returns only when every part is rewritten.
+   */
+  public MutationResult mutate(MutationCommand command, boolean sync) throws IOException {
+    ensureOpen();
+    TableDefinition def = definition;
+    CompiledMutation compiled = ctx.mutationCompiler().compile(def.schema(), command);
+    checkNotKey(def, compiled);
+    long limit = def.tableSettings().getLong(Settings.NUMBER_OF_MUTATIONS_TO_THROW);
+    if (limit > 0 && state.pendingMutations() >= limit) {
+      throw new IllegalStateException("Too many unfinished mutations (" + state.pendingMutations() + ") in table "
+          + def.name() + ": number_of_mutations_to_throw = " + limit + "; wait for them or KILL MUTATION");
+    }
+    MutationEntry entry;
+    long affected;
+    flushLock.lock();
+    try {
+      flush();
+      affected = countMatching(compiled);
+      synchronized (lock) {
+        ensureOpen();
+        long block = nextBlock++;
+        MutationRecord rec = new MutationRecord(MutationRecord.idFor(block), block, ctx.clock().millis(),
+            command, false);
+        entry = new MutationEntry(rec, compiled);
+        State s = state;
+        List<MutationEntry> ms = new ArrayList<>(s.mutations());
+        ms.add(entry);
+        appendLocked("mutation", List.of(), Set.of(), walFlushedUpTo, false, List.of(rec), s.withMutations(ms));
+      }
+    } finally {
+      flushLock.unlock();
+    }
+    ctx.events().add(EngineEvents.MUTATIONS, 1);
+    LOG.debug("Table {}: mutation {} ({}) recorded, {} rows affected", def.name(), entry.record().id(),
+        command.text(), affected);
+    scheduleMutations();
+    if (sync) {
+      await(entry);
+    }
+    return new MutationResult(entry.record().id(), entry.block(), affected);
+  }
+
+  /** ClickHouse refuses to update key columns: rows would leave their sort order or partition. */
+  private static void checkNotKey(TableDefinition def, CompiledMutation m) {
+    for (int c : m.updated()) {
+      String col = def.schema().column(c).name();
+      for (int k : def.sortKeyIndexes()) {
+        if (k == c) {
+          throw new IllegalArgumentException("Cannot UPDATE key column " + col + " of table " + def.name()
+              + ": it is in the ORDER BY/PRIMARY KEY (delete and insert the rows instead)");
+        }
+      }
+      if (def.partitionBy() != null && def.partitionBy().column().equalsIgnoreCase(col)) {
+        throw new IllegalArgumentException("Cannot UPDATE column " + col + " of table " + def.name()
+            + ": it is in the PARTITION BY expression (delete and insert the rows instead)");
+      }
+    }
+  }
+
+  /** Rows the mutation matches now (after the mutations before it). */
+  private long countMatching(CompiledMutation m) throws IOException {
+    int[] cols = m.columns().stream().toArray();
+    Predicate pruning = m.pruning();
+    ScanRequest req = new ScanRequest(cols, pruning, -1, false, Settings.CORES, 1024, pruning != null);
+    long n = 0;
+    try (TableScanner scanner = TableScanner.open(snapshot(), req, ctx)) {
+      ScanBatch b;
+      while ((b = scanner.next()) != null) {
+        n += m.match(b.cols(), b.sel(), b.size());
+      }
+    }
+    return n;
+  }
+
+  /** Waits until a mutation is done (doing the work here when background work is off or stopped). */
+  private void await(MutationEntry entry) throws IOException {
+    String id = entry.record().id();
+    while (true) {
+      synchronized (lock) {
+        State s = state;
+        MutationEntry now = s.mutations().stream().filter(m -> m.record().id().equals(id)).findFirst()
+            .orElse(entry);
+        if (now.killed()) {
+          throw new IllegalStateException("Mutation " + id + " of table " + definition.name() + " was killed");
+        }
+        if (s.done(now)) {
+          return;
+        }
+        if (entry.failReason() != null) {
+          throw new IllegalStateException("Mutation " + id + " of table " + definition.name()
+              + " failed on part " + entry.failedPart() + ": " + entry.failReason());
+        }
+        ensureOpen();
+      }
+      if (!ctx.backgroundEnabled() || mergesStopped) {
+        if (!mutateOnePart()) {
+          sleepBriefly(); // the parts left are being merged
+        }
+      } else {
+        synchronized (lock) {
+          try {
+            lock.wait(50);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for mutation " + id, e);
+          }
+        }
+      }
+    }
+  }
+
+  private static void sleepBriefly() {
+    try {
+      Thread.sleep(5);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted", e);
+    }
+  }
+
+  /** KILL MUTATION: it stops applying (to reads and to parts not yet rewritten). False if already done. */
+  public boolean killMutation(String id) throws IOException {
+    synchronized (lock) {
+      State s = state;
+      List<MutationEntry> ms = new ArrayList<>(s.mutations());
+      for (int i = 0; i < ms.size(); i++) {
+        MutationEntry m = ms.get(i);
+        if (m.record().id().equals(id)) {
+          if (s.done(m)) {
+            return false;
+          }
+          ms.set(i, m.asKilled());
+          appendLocked("kill mutation", List.of(), Set.of(), walFlushedUpTo, false,
+              List.of(m.record().asKilled()), s.withMutations(ms));
+          return true;
+        }
+      }
+    }
+    throw new IllegalArgumentException("Unknown mutation " + id + " of table " + definition.name());
+  }
+
+  /** Unfinished mutations (the counter reads check). */
+  public int pendingMutations() {
+    return state.pendingMutations();
+  }
+
+  /** Every mutation kept, for system.mutations. */
+  public List<MutationStatus> mutations() {
+    State s = state;
+    List<MutationStatus> out = new ArrayList<>();
+    for (MutationEntry m : s.mutations()) {
+      int todo = 0;
+      if (!m.killed()) {
+        for (PartRef p : s.parts()) {
+          if (p.info().version() < m.block()) {
+            todo++;
+          }
+        }
+      }
+      out.add(new MutationStatus(m.record(), todo, s.done(m), m.failedPart(), m.failTime(), m.failReason()));
+    }
+    return out;
+  }
+
+  private final java.util.concurrent.atomic.AtomicBoolean mutationWorker =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  /** Starts the background mutation worker if mutations are pending (one per table). */
+  public void scheduleMutations() {
+    if (!ctx.backgroundEnabled() || mergesStopped || closed || state.pendingMutations() == 0
+        || !mutationWorker.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      ctx.background().execute(() -> {
+        try {
+          while (!closed && !mergesStopped && mutateOnePart()) {
+            // one part at a time, so merges and reads interleave
+          }
+        } catch (Exception e) {
+          if (!closed) {
+            LOG.warn("Mutation of table {} failed: {}", definition.name(), e.toString());
+          }
+        } finally {
+          mutationWorker.set(false);
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      mutationWorker.set(false);
+    }
+  }
+
+  /**
+   * Brings one part up to the latest mutation: rewrites it with the pending mutations applied, or,
+   * when none of them can match its rows (statistics), only gives it the new data version. Returns
+   * false when no part needs (or can take) work now.
+   */
+  boolean mutateOnePart() throws IOException {
+    PartRef target = null;
+    List<MutationEntry> todo;
+    long latest;
+    synchronized (lock) {
+      State s = state;
+      if (s.pendingMutations() == 0 || closed) {
+        return false;
+      }
+      latest = s.latestLiveMutation();
+      for (PartRef p : s.parts()) {
+        if (!p.merging() && p.info().version() < latest
+            && (target == null || p.info().version() < target.info().version())) {
+          target = p;
+        }
+      }
+      if (target == null) {
+        return false;
+      }
+      target.setMerging(true);
+      todo = s.pendingFor(target.info(), latest);
+    }
+    PartRef part = target;
+    try {
+      rewrite(part, compiled(todo), latest);
+      todo.forEach(MutationEntry::succeeded);
+      return true;
+    } catch (IOException | RuntimeException e) {
+      todo.forEach(m -> m.failed(part.name(), e.getMessage(), ctx.clock().millis()));
+      throw e;
+    } finally {
+      part.setMerging(false);
+    }
+  }
+
+  private void rewrite(PartRef part, List<CompiledMutation> mutations, long version) throws IOException {
+    TableDefinition def = definition;
+    PartInfo info = part.info();
+    boolean touches = false;
+    for (CompiledMutation m : mutations) {
+      if (mayMatch(def, part, m)) {
+        touches = true;
+        break;
+      }
+    }
+    if (!touches) {
+      PartRef same = part.reversioned(info.withDataVersion(version));
+      try {
+        commit("mutation", List.of(same), List.of(part), false);
+      } catch (IOException | RuntimeException e) {
+        same.release();
+        throw e;
+      }
+      ctx.events().add(EngineEvents.MUTATION_REVERSIONED_PARTS, 1);
+      return;
+    }
+    String name = PartInfo.partName(info.partitionId(), info.minBlock(), info.maxBlock(), info.level(), version);
+    long[] kept = new long[1];
+    PartRef written = writePart(def, name, info.partitionId(), info.minBlock(), info.maxBlock(), info.level(),
+        version, w -> kept[0] = rewriteRows(def, part, mutations, w));
+    List<PartRef> add = kept[0] == 0 ? List.of() : List.of(written);
+    try {
+      commit("mutation", add, List.of(part), false);
+    } catch (IOException | RuntimeException e) {
+      discard(List.of(written));
+      throw e;
+    }
+    if (kept[0] == 0) {
+      discard(List.of(written)); // every row deleted: the part just goes
+    }
+    ctx.events().add(EngineEvents.MUTATED_PARTS, 1);
+    ctx.events().add(EngineEvents.MUTATED_ROWS, info.rows());
+  }
+
+  /** Whether a mutation may match rows of a part, by its part and granule statistics. */
+  private static boolean mayMatch(TableDefinition def, PartRef part, CompiledMutation m) {
+    Predicate p = m.pruning();
+    if (p == null) {
+      return true;
+    }
+    if (!p.mayMatch(ScanPlan.partStats(def.schema(), part.info()))) {
+      return false;
+    }
+    GranuleIndex gi = part.index();
+    for (int g = 0; g < gi.granules(); g++) {
+      if (p.mayMatch(gi.granule(g))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static long rewriteRows(TableDefinition def, PartRef part, List<CompiledMutation> mutations,
+      PartWriter w) throws IOException {
+    long kept = 0;
+    try (org.apache.orc.Reader reader = part.openReader();
+        org.apache.orc.RecordReader rows = reader.rows(reader.options())) {
+      org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch batch = def.schema().orcSchema().createRowBatch(1024);
+      int[] sel = new int[1024];
+      while (rows.nextBatch(batch) && batch.size > 0) {
+        int n = batch.size;
+        for (int i = 0; i < n; i++) {
+          sel[i] = i;
+        }
+        n = Mutations.apply(mutations, batch.cols, batch.size, sel, n);
+        for (int i = 0; i < n; i++) {
+          w.append(batch.cols, sel[i]);
+        }
+        kept += n;
+      }
+    }
+    return kept;
   }
 
   private void ensureOpen() {

@@ -1,25 +1,36 @@
 package dev.travertine.mergetree;
 
 import dev.travertine.mergetree.block.Block;
+import dev.travertine.mergetree.mutation.CompiledMutation;
+import dev.travertine.mergetree.mutation.MutationCompiler;
+import dev.travertine.mergetree.mutation.MutationEntry;
 import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.schema.TableDefinition;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An immutable view of a table for one query: its active parts (referenced, so merges can't
- * delete them) and the rows in its insert buffer. Close it when the query ends.
+ * delete them), the rows in its insert buffer, and the mutations its parts still need. When the
+ * table had no pending mutation, {@code mutations} is null and reads do no mutation lookup at all.
+ * Close it when the query ends.
  */
 public final class TableSnapshot implements AutoCloseable {
   private final TableDefinition definition;
   private final List<PartRef> parts;
   private final List<Block> buffered;
+  private final List<MutationEntry> mutations;
+  private final MutationCompiler compiler;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  TableSnapshot(TableDefinition definition, List<PartRef> parts, List<Block> buffered) {
+  TableSnapshot(TableDefinition definition, List<PartRef> parts, List<Block> buffered,
+      List<MutationEntry> mutations, MutationCompiler compiler) {
     this.definition = definition;
     this.parts = parts;
     this.buffered = buffered;
+    this.mutations = mutations;
+    this.compiler = compiler;
     parts.forEach(PartRef::retain);
   }
 
@@ -37,6 +48,32 @@ public final class TableSnapshot implements AutoCloseable {
 
   public long bufferedRows() {
     return buffered.stream().mapToLong(Block::rows).sum();
+  }
+
+  /** Whether any part may need a mutation applied on read (false: no lookup needed anywhere). */
+  public boolean mayHavePendingMutations() {
+    return mutations != null;
+  }
+
+  /**
+   * The mutations a part still needs, in block order: those not killed with a block number above
+   * its data version. The insert buffer never needs any (a mutation flushes it first).
+   */
+  public List<CompiledMutation> pendingFor(PartRef part) {
+    if (mutations == null) {
+      return List.of();
+    }
+    long version = part.info().version();
+    List<CompiledMutation> out = null;
+    for (MutationEntry m : mutations) {
+      if (m.block() > version && !m.killed()) {
+        if (out == null) {
+          out = new ArrayList<>();
+        }
+        out.add(m.compiled(compiler, definition.schema()));
+      }
+    }
+    return out == null ? List.of() : out;
   }
 
   @Override

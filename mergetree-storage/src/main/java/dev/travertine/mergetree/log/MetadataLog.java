@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.travertine.io.FileIO;
 import dev.travertine.io.FileInfo;
+import dev.travertine.mergetree.mutation.MutationRecord;
 import dev.travertine.mergetree.part.PartInfo;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -27,7 +28,8 @@ public final class MetadataLog {
   private final String where;
 
   /** Replayed state. */
-  public record State(Map<String, PartInfo> active, long lastSeq, long walFlushedUpTo, long nextBlock) {}
+  public record State(Map<String, PartInfo> active, long lastSeq, long walFlushedUpTo, long nextBlock,
+      List<MutationRecord> mutations) {}
 
   public MetadataLog(FileIO io, String where) {
     this.io = io;
@@ -44,12 +46,14 @@ public final class MetadataLog {
       }
     }
     Map<String, PartInfo> active = new LinkedHashMap<>();
+    Map<String, MutationRecord> mutations = new LinkedHashMap<>();
     long lastSeq = 0;
     long walUpTo = 0;
     long nextBlock = 1;
     if (checkpointSeq >= 0) {
       LogEntry cp = read(String.format("log/%020d.checkpoint.json", checkpointSeq));
       cp.add().forEach(p -> active.put(p.name(), p));
+      cp.mutations().forEach(m -> mutations.put(m.id(), m));
       lastSeq = cp.seq();
       walUpTo = cp.walFlushedUpTo();
       nextBlock = cp.nextBlock();
@@ -72,11 +76,14 @@ public final class MetadataLog {
       }
       e.remove().forEach(active::remove);
       e.add().forEach(p -> active.put(p.name(), p));
+      e.mutations().forEach(m -> mutations.put(m.id(), m));
       lastSeq = seq;
       walUpTo = Math.max(walUpTo, e.walFlushedUpTo());
       nextBlock = Math.max(nextBlock, e.nextBlock());
     }
-    return new State(active, lastSeq, walUpTo, nextBlock);
+    List<MutationRecord> ms = new ArrayList<>(mutations.values());
+    ms.sort(java.util.Comparator.comparingLong(MutationRecord::block));
+    return new State(active, lastSeq, walUpTo, nextBlock, ms);
   }
 
   private static String name(FileInfo f) {
@@ -111,10 +118,10 @@ public final class MetadataLog {
   }
 
   /** Writes a checkpoint of the state at {@code seq} and removes the entries it covers. */
-  public void checkpoint(long seq, List<PartInfo> active, long walUpTo, long nextBlock, long time)
-      throws IOException {
+  public void checkpoint(long seq, List<PartInfo> active, long walUpTo, long nextBlock, long time,
+      List<MutationRecord> mutations) throws IOException {
     LogEntry cp = new LogEntry(seq, time, "checkpoint", new ArrayList<>(active), List.of(), walUpTo, nextBlock,
-        false, true);
+        false, true, mutations);
     io.writeAtomic(String.format("log/%020d.checkpoint.json", seq), JSON.writeValueAsBytes(cp));
     for (FileInfo f : io.list("log")) {
       String n = name(f);

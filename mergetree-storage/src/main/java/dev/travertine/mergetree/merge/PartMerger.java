@@ -10,6 +10,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.function.Function;
+import dev.travertine.mergetree.mutation.CompiledMutation;
+import dev.travertine.mergetree.mutation.Mutations;
 import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
 import org.apache.orc.Reader;
 import org.apache.orc.RecordReader;
@@ -17,37 +20,60 @@ import org.apache.orc.RecordReader;
 /**
  * Merges sorted parts into one sorted stream: a k-way merge on the sort key, ties broken by
  * block order so rows keep their insertion order (a stable merge). Without a sort key the parts
- * are concatenated in block order.
+ * are concatenated in block order. Pending mutations are applied per source while reading.
  */
 public final class PartMerger {
   private PartMerger() {}
 
+  /** Reads one source part batch by batch; {@code pos} is the current row (after its mutations). */
   private static final class Cursor implements AutoCloseable {
     final int order;
     final Reader reader;
     final RecordReader rows;
     final VectorizedRowBatch batch;
+    final List<CompiledMutation> mutations;
+    final int[] sel = new int[1024];
+    int n;
+    int k;
     int pos;
 
-    Cursor(int order, PartRef part, TableDefinition def) throws IOException {
+    Cursor(int order, PartRef part, TableDefinition def, List<CompiledMutation> mutations) throws IOException {
       this.order = order;
       this.reader = part.openReader();
       this.rows = reader.rows(reader.options());
       this.batch = def.schema().orcSchema().createRowBatch(1024);
+      this.mutations = mutations;
+    }
+
+    /** Reads batches until one has a row left after the part's pending mutations. */
+    private boolean load() throws IOException {
+      while (rows.nextBatch(batch) && batch.size > 0) {
+        n = batch.size;
+        for (int i = 0; i < n; i++) {
+          sel[i] = i;
+        }
+        if (!mutations.isEmpty()) {
+          n = Mutations.apply(mutations, batch.cols, batch.size, sel, n);
+        }
+        if (n > 0) {
+          k = 0;
+          pos = sel[0];
+          return true;
+        }
+      }
+      return false;
     }
 
     boolean advance() throws IOException {
-      pos++;
-      if (pos < batch.size) {
+      if (++k < n) {
+        pos = sel[k];
         return true;
       }
-      pos = 0;
-      return rows.nextBatch(batch) && batch.size > 0;
+      return load();
     }
 
     boolean start() throws IOException {
-      pos = 0;
-      return rows.nextBatch(batch) && batch.size > 0;
+      return load();
     }
 
     @Override
@@ -57,7 +83,12 @@ public final class PartMerger {
     }
   }
 
-  public static void merge(TableDefinition def, List<PartRef> sources, PartWriter out) throws IOException {
+  /**
+   * Writes the merge of {@code sources} to {@code out}, applying to each source the mutations
+   * {@code pending} gives for it (rows from different blocks may need different mutations).
+   */
+  public static void merge(TableDefinition def, List<PartRef> sources,
+      Function<PartRef, List<CompiledMutation>> pending, PartWriter out) throws IOException {
     List<PartRef> ordered = new ArrayList<>(sources);
     ordered.sort(Comparator.comparingLong(p -> p.info().minBlock()));
     int[] key = def.sortKeyIndexes();
@@ -68,7 +99,7 @@ public final class PartMerger {
     List<Cursor> cursors = new ArrayList<>();
     try {
       for (int i = 0; i < ordered.size(); i++) {
-        cursors.add(new Cursor(i, ordered.get(i), def));
+        cursors.add(new Cursor(i, ordered.get(i), def, pending.apply(ordered.get(i))));
       }
       if (key.length == 0) {
         for (Cursor c : cursors) {

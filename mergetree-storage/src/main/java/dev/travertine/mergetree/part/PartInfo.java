@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * The metadata record of one immutable part, as committed in the table's metadata log:
  * ClickHouse's part name {@code <partition>_<minBlock>_<maxBlock>_<level>[_<dataVersion>]},
- * row count, size, CRC32 of the file, and per-column {min, max, nullCount} (text, see
+ * row count, size, CRC32 of the file, its file (see {@link #path()}), and per-column {min, max, nullCount} (text, see
  * {@link ValueCodec}) for pruning without opening the file.
  */
 public record PartInfo(
@@ -23,7 +23,8 @@ public record PartInfo(
     String checksum,
     long modificationTime,
     int granules,
-    Map<String, List<String>> columnStats) {
+    Map<String, List<String>> columnStats,
+    String file) {
 
   @JsonCreator
   public PartInfo(@JsonProperty("name") String name, @JsonProperty("partitionId") String partitionId,
@@ -32,7 +33,8 @@ public record PartInfo(
       @JsonProperty("rows") long rows, @JsonProperty("bytesOnDisk") long bytesOnDisk,
       @JsonProperty("checksum") String checksum, @JsonProperty("modificationTime") long modificationTime,
       @JsonProperty("granules") int granules,
-      @JsonProperty("columnStats") Map<String, List<String>> columnStats) {
+      @JsonProperty("columnStats") Map<String, List<String>> columnStats,
+      @JsonProperty("file") String file) {
     this.name = name;
     this.partitionId = partitionId;
     this.minBlock = minBlock;
@@ -45,6 +47,24 @@ public record PartInfo(
     this.modificationTime = modificationTime;
     this.granules = granules;
     this.columnStats = columnStats == null ? Map.of() : columnStats;
+    this.file = file == null ? "parts/" + name + ".orc" : file;
+  }
+
+  /**
+   * The data version: mutations with a larger block number still apply to this part's rows.
+   * A part no mutation has touched has version {@code minBlock} (its dataVersion is 0).
+   */
+  public long version() {
+    return dataVersion > 0 ? dataVersion : minBlock;
+  }
+
+  /**
+   * The same data under a new data version (a mutation that does not touch the part): a new
+   * name, the same file.
+   */
+  public PartInfo withDataVersion(long newVersion) {
+    return new PartInfo(partName(partitionId, minBlock, maxBlock, level, newVersion), partitionId, minBlock,
+        maxBlock, level, newVersion, rows, bytesOnDisk, checksum, modificationTime, granules, columnStats, file);
   }
 
   /** ClickHouse's part name. */
@@ -53,8 +73,12 @@ public record PartInfo(
     return dataVersion > 0 && dataVersion != minBlock ? base + "_" + dataVersion : base;
   }
 
-  /** The file of this part, relative to the table's storage root. */
+  /**
+   * The file of this part, relative to the table's storage root: {@code parts/<name>.orc} when
+   * written, kept when the part is re-versioned (so several names in the history may share it,
+   * never two active parts).
+   */
   public String path() {
-    return "parts/" + name + ".orc";
+    return file;
   }
 }

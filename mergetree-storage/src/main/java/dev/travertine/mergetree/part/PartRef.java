@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A live part: its metadata, a reference count held by snapshots, and its granule index loaded
  * once on first use (parts are immutable). When the part has left the active set and no snapshot
- * holds it, its file is deleted.
+ * holds it, its file is deleted, unless a re-versioned successor (same file, new name) still
+ * uses it: the file has a reference count of its own.
  */
 public final class PartRef {
   private static final Logger LOG = LoggerFactory.getLogger(PartRef.class);
@@ -22,14 +23,37 @@ public final class PartRef {
   private final FileIO io;
   private final FileIOFileSystem fs;
   private final AtomicInteger refs = new AtomicInteger(1); // the active set's own reference
-  private volatile GranuleIndex index;
+  private final SharedFile file;
   private volatile boolean merging;
 
+  /** The file behind one or more part names, and its granule index. */
+  private static final class SharedFile {
+    final AtomicInteger users = new AtomicInteger(1);
+    volatile GranuleIndex index;
+
+    SharedFile(GranuleIndex index) {
+      this.index = index;
+    }
+  }
+
   public PartRef(PartInfo info, FileIO io, FileIOFileSystem fs, GranuleIndex index) {
+    this(info, io, fs, new SharedFile(index));
+  }
+
+  private PartRef(PartInfo info, FileIO io, FileIOFileSystem fs, SharedFile file) {
     this.info = info;
     this.io = io;
     this.fs = fs;
-    this.index = index;
+    this.file = file;
+  }
+
+  /** The same file under new metadata (re-versioned by a mutation that does not touch it). */
+  public PartRef reversioned(PartInfo newInfo) {
+    if (!newInfo.path().equals(info.path())) {
+      throw new IllegalArgumentException("A re-versioned part keeps its file");
+    }
+    file.users.incrementAndGet();
+    return new PartRef(newInfo, io, fs, file);
   }
 
   public PartInfo info() {
@@ -55,10 +79,10 @@ public final class PartRef {
 
   /** The granule index, read from the file's footer the first time. */
   public GranuleIndex index() {
-    GranuleIndex gi = index;
+    GranuleIndex gi = file.index;
     if (gi == null) {
-      synchronized (this) {
-        gi = index;
+      synchronized (file) {
+        gi = file.index;
         if (gi == null) {
           try {
             Reader r = openReader();
@@ -70,7 +94,7 @@ public final class PartRef {
           } catch (IOException e) {
             throw new UncheckedIOException("Cannot read part " + info.name() + ": " + e.getMessage(), e);
           }
-          index = gi;
+          file.index = gi;
         }
       }
     }
@@ -82,9 +106,9 @@ public final class PartRef {
     refs.incrementAndGet();
   }
 
-  /** Drops a reference; the last one deletes the file. */
+  /** Drops a reference; the last one of the last name using the file deletes the file. */
   public void release() {
-    if (refs.decrementAndGet() == 0) {
+    if (refs.decrementAndGet() == 0 && file.users.decrementAndGet() == 0) {
       try {
         io.delete(info.path());
       } catch (IOException e) {

@@ -39,10 +39,13 @@ public final class ScanPlan {
     for (PartRef p : snapshot.parts()) {
       PartInfo info = p.info();
       total += info.granules();
-      if (filter != null && usePruning && !filter.mayMatch(partStats(schema, info))) {
+      // A pending UPDATE may change values the statistics describe: such parts are read whole.
+      boolean prune = filter != null && usePruning && !(snapshot.mayHavePendingMutations()
+          && snapshot.pendingFor(p).stream().anyMatch(m -> !m.isDelete()));
+      if (prune && !filter.mayMatch(partStats(schema, info))) {
         continue;
       }
-      if (filter == null || !usePruning) {
+      if (!prune) {
         tasks.add(new PartTask(p, null, info.granules()));
         selected += info.granules();
         continue;
@@ -65,7 +68,7 @@ public final class ScanPlan {
   }
 
   /** Part-level statistics from the part's metadata record. */
-  static StatsView partStats(TableSchema schema, PartInfo info) {
+  public static StatsView partStats(TableSchema schema, PartInfo info) {
     return new StatsView() {
       private List<String> stats(int c) {
         return info.columnStats().get(schema.column(c).name());

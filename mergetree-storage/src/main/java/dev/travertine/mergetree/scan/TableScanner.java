@@ -6,6 +6,8 @@ import dev.travertine.mergetree.TableSnapshot;
 import dev.travertine.mergetree.block.Block;
 import dev.travertine.mergetree.block.IntSort;
 import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.mergetree.mutation.CompiledMutation;
+import dev.travertine.mergetree.mutation.Mutations;
 import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.part.PartWriter;
 import dev.travertine.mergetree.schema.TableSchema;
@@ -32,8 +34,8 @@ import org.apache.orc.StripeInformation;
 
 /**
  * Executes a scan over a snapshot: reads the planned parts' ORC files (only the requested
- * columns, skipping granules through a SearchArgument), filters each batch into a selection
- * vector, and hands out {@link ScanBatch}es. Unordered scans run tasks (part stripes and the
+ * columns, skipping granules through a SearchArgument), applies the part's pending mutations (if
+ * the snapshot has any), filters each batch into a selection vector, and hands out {@link ScanBatch}es. Unordered scans run tasks (part stripes and the
  * insert buffer) on up to {@code maxThreads} threads; ordered scans merge the sorted parts on the
  * sort key. Not thread-safe for the consumer; close it when done.
  */
@@ -88,6 +90,13 @@ public final class TableScanner implements AutoCloseable {
     if (request.ordered()) {
       for (int k : snapshot.definition().sortKeyIndexes()) {
         cols.set(k);
+      }
+    }
+    if (snapshot.mayHavePendingMutations()) {
+      for (ScanPlan.PartTask t : plan.tasks()) {
+        for (CompiledMutation m : snapshot.pendingFor(t.part())) {
+          cols.or(m.columns());
+        }
       }
     }
     this.include = new boolean[schema.size() + 1];
@@ -194,8 +203,19 @@ public final class TableScanner implements AutoCloseable {
   }
 
   private ScanBatch filtered(ColumnVector[] cols, int n) {
+    return filtered(cols, n, List.of());
+  }
+
+  /** Applies a part's pending mutations (if any), then the scan's filter. */
+  private ScanBatch filtered(ColumnVector[] cols, int n, List<CompiledMutation> mutations) {
     int[] sel = identitySel(n);
-    int m = request.filter() == null ? n : request.filter().filter(cols, sel, n);
+    int m = n;
+    if (!mutations.isEmpty()) {
+      m = Mutations.apply(mutations, cols, n, sel, m);
+    }
+    if (request.filter() != null) {
+      m = request.filter().filter(cols, sel, m);
+    }
     return new ScanBatch(cols, sel, m);
   }
 
@@ -203,6 +223,7 @@ public final class TableScanner implements AutoCloseable {
   private final class PartSource implements Source {
     private final ScanPlan.PartTask task;
     private final int stripe;
+    private final List<CompiledMutation> mutations;
     private Reader reader;
     private RecordReader rows;
     private boolean done;
@@ -210,6 +231,7 @@ public final class TableScanner implements AutoCloseable {
     PartSource(ScanPlan.PartTask task, int stripe) {
       this.task = task;
       this.stripe = stripe;
+      this.mutations = snapshot.pendingFor(task.part());
     }
 
     private void open() throws IOException {
@@ -251,7 +273,7 @@ public final class TableScanner implements AutoCloseable {
         return null;
       }
       rowsRead.addAndGet(batch.size);
-      return filtered(batch.cols, batch.size);
+      return filtered(batch.cols, batch.size, mutations);
     }
 
     @Override

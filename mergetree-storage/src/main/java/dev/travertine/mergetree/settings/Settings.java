@@ -40,6 +40,11 @@ public final class Settings {
   public static final Setting COMPRESSION = Setting.choice("compression", "lz4",
       List.of("none", "lz4", "zstd", "zlib", "snappy"), TABLE, "ORC compression codec of new parts");
 
+  public static final Setting NUMBER_OF_MUTATIONS_TO_THROW = Setting.uint("number_of_mutations_to_throw", 1000, 0,
+      1L << 31, TABLE, "A new mutation fails while this many are unfinished (0 = no limit)");
+  public static final Setting FINISHED_MUTATIONS_TO_KEEP = Setting.uint("finished_mutations_to_keep", 100, 0,
+      1L << 31, TABLE, "Finished mutations kept in the metadata log and system.mutations");
+
   // Session settings (SET k = v).
   public static final Setting MAX_THREADS = Setting.uint("max_threads", CORES, 1, 1024, SESSION,
       "Threads one query's scan uses");
@@ -52,14 +57,15 @@ public final class Settings {
   public static final Setting USE_PRIMARY_KEY = Setting.bool("use_index_for_pruning", true, SESSION,
       "Prune partitions and granules with min/max statistics");
   public static final Setting MUTATIONS_SYNC = Setting.uint("mutations_sync", 0, 0, 2, SESSION,
-      "0: mutations return after recording; 1: wait until parts are rewritten");
+      "0: mutations return after recording (reads apply them at once); 1, 2: wait until parts are rewritten");
 
   private static final Map<String, Setting> ALL = new LinkedHashMap<>();
 
   static {
     for (Setting s : List.of(INDEX_GRANULARITY, MAX_PARTS_TO_MERGE_AT_ONCE, MAX_BYTES_TO_MERGE_AT_MAX_SPACE,
         MERGE_SELECTOR_BASE, INSERT_BUFFER_MAX_ROWS, INSERT_BUFFER_MAX_BYTES, INSERT_BUFFER_FLUSH_MS,
-        MIN_ROWS_FOR_DIRECT_PART, FSYNC_AFTER_INSERT, COMPRESSION, MAX_THREADS, MAX_BLOCK_SIZE,
+        MIN_ROWS_FOR_DIRECT_PART, FSYNC_AFTER_INSERT, COMPRESSION, NUMBER_OF_MUTATIONS_TO_THROW,
+        FINISHED_MUTATIONS_TO_KEEP, MAX_THREADS, MAX_BLOCK_SIZE,
         MAX_INSERT_BLOCK_SIZE, OPTIMIZE_READ_IN_ORDER, USE_PRIMARY_KEY, MUTATIONS_SYNC)) {
       ALL.put(s.name(), s);
     }
