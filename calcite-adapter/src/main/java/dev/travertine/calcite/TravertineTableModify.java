@@ -23,8 +23,9 @@ import org.apache.calcite.util.BuiltInMethod;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * INSERT (and, later, UPDATE/DELETE) into a Travertine table as Enumerable code: the input rows
- * stream into one {@link dev.travertine.mergetree.Inserter} and the statement returns the count.
+ * INSERT into a Travertine table as Enumerable code: the input rows stream into one
+ * {@link dev.travertine.mergetree.Inserter} and the statement returns the count. UPDATE and DELETE
+ * never get here: they are recorded as mutations (see {@link MutationStatement}).
  */
 public final class TravertineTableModify extends TableModify implements EnumerableRel {
 
@@ -63,8 +64,8 @@ public final class TravertineTableModify extends TableModify implements Enumerab
     if (getOperation() != Operation.INSERT) {
       // Fails when executed, with the message as the statement's error.
       Expression fail = b.append("count", Expressions.call(TravertineRuntime.class, "unsupported",
-          Expressions.constant(getOperation() + " is not supported yet: mutations (UPDATE/DELETE) arrive with the"
-              + " mutations work")));
+          Expressions.constant(getOperation() + " runs as a mutation, not as a plan (this plan is shown by"
+              + " EXPLAIN only)")));
       b.add(Expressions.return_(null,
           Expressions.call(BuiltInMethod.SINGLETON_ENUMERABLE.method, Expressions.box(fail))));
       return implementor.result(PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),

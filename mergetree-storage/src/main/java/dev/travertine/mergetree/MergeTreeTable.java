@@ -911,7 +911,8 @@ public final class MergeTreeTable implements AutoCloseable {
           }
         }
       }
-      out.add(new MutationStatus(m.record(), todo, s.done(m), m.failedPart(), m.failTime(), m.failReason()));
+      out.add(new MutationStatus(m.record(), todo, !m.killed() && s.done(m), m.failedPart(), m.failTime(),
+          m.failReason()));
     }
     return out;
   }
