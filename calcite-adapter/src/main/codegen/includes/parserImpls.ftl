@@ -469,23 +469,94 @@ SqlNode SqlAlterTableMutation() :
     final List<SqlNode> sources = new ArrayList<SqlNode>();
     final Span ls;
     final SqlNode condition;
+    final List<SqlAlterTableColumns.Action> actions = new ArrayList<SqlAlterTableColumns.Action>();
 }
 {
     <ALTER> { s = span(); } <TABLE> table = CompoundIdentifier()
     (
-        <UPDATE> { delete = false; ls = span(); }
-        TvAssignment(targets, sources)
         (
-            <COMMA> TvAssignment(targets, sources)
-        )*
+            <UPDATE> { delete = false; ls = span(); }
+            TvAssignment(targets, sources)
+            (
+                <COMMA> TvAssignment(targets, sources)
+            )*
+        |
+            <DELETE> { delete = true; ls = span(); }
+        )
+        <WHERE> condition = Expression(ExprContext.ACCEPT_SUB_QUERY) {
+            final SqlParserPos listPos = ls.pos();
+            return new SqlAlterTableMutation(s.end(this), table, delete,
+                new SqlNodeList(targets, listPos),
+                new SqlNodeList(sources, listPos), condition);
+        }
     |
-        <DELETE> { delete = true; ls = span(); }
+        TvColumnAction(actions)
+        (
+            <COMMA> TvColumnAction(actions)
+        )*
+        {
+            return new SqlAlterTableColumns(s.end(this), table, actions);
+        }
     )
-    <WHERE> condition = Expression(ExprContext.ACCEPT_SUB_QUERY) {
-        final SqlParserPos listPos = ls.pos();
-        return new SqlAlterTableMutation(s.end(this), table, delete,
-            new SqlNodeList(targets, listPos),
-            new SqlNodeList(sources, listPos), condition);
+}
+
+/**
+ * One column action of ALTER TABLE: ADD COLUMN [IF NOT EXISTS] c type [NOT NULL | NULL]
+ * [DEFAULT e] [FIRST | AFTER c], DROP COLUMN [IF EXISTS] c, RENAME COLUMN [IF EXISTS] a TO b,
+ * MODIFY COLUMN [IF EXISTS] c type [NOT NULL | NULL] [DEFAULT e].
+ */
+void TvColumnAction(List<SqlAlterTableColumns.Action> actions) :
+{
+    final Span s;
+    final SqlAlterTableColumns.Kind kind;
+    final SqlIdentifier name;
+    SqlIdentifier other = null;
+    SqlDataTypeSpec type = null;
+    Boolean nullable = null;
+    SqlNode defaultValue = null;
+    boolean ifExists = false;
+    boolean first = false;
+}
+{
+    (
+        <ADD> { s = span(); kind = SqlAlterTableColumns.Kind.ADD; } [ <COLUMN> ]
+        [ <IF> <NOT> <EXISTS> { ifExists = true; } ]
+        name = SimpleIdentifier() type = DataType()
+        (
+            <NOT> <NULL> { nullable = false; }
+        |
+            <NULL> { nullable = true; }
+        |
+            <DEFAULT_> defaultValue = Expression(ExprContext.ACCEPT_NON_QUERY)
+        )*
+        [
+            <FIRST> { first = true; }
+        |
+            <AFTER> other = SimpleIdentifier()
+        ]
+    |
+        <DROP> { s = span(); kind = SqlAlterTableColumns.Kind.DROP; } [ <COLUMN> ]
+        [ <IF> <EXISTS> { ifExists = true; } ]
+        name = SimpleIdentifier()
+    |
+        <RENAME> { s = span(); kind = SqlAlterTableColumns.Kind.RENAME; } [ <COLUMN> ]
+        [ <IF> <EXISTS> { ifExists = true; } ]
+        name = SimpleIdentifier() <TO> other = SimpleIdentifier()
+    |
+        <MODIFY> { s = span(); kind = SqlAlterTableColumns.Kind.MODIFY; } [ <COLUMN> ]
+        [ <IF> <EXISTS> { ifExists = true; } ]
+        name = SimpleIdentifier() type = DataType()
+        (
+            <NOT> <NULL> { nullable = false; }
+        |
+            <NULL> { nullable = true; }
+        |
+            <DEFAULT_> defaultValue = Expression(ExprContext.ACCEPT_NON_QUERY)
+        )*
+    )
+    {
+        actions.add(new SqlAlterTableColumns.Action(s.end(this), kind, name, other, type, nullable,
+            defaultValue, ifExists, first));
     }
 }
 

@@ -4,7 +4,6 @@ import dev.travertine.mergetree.block.Vectors;
 import dev.travertine.mergetree.mutation.CompiledMutation;
 import dev.travertine.mergetree.mutation.MutationCommand;
 import dev.travertine.mergetree.mutation.MutationCompiler;
-import dev.travertine.mergetree.mutation.Mutations;
 import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.schema.Column;
 import dev.travertine.mergetree.schema.DataType;
@@ -57,10 +56,35 @@ public final class SqlMutationCompiler implements MutationCompiler {
 
   private SqlMutationCompiler() {}
 
-  @Override
-  public CompiledMutation compile(TableSchema schema, MutationCommand command) {
+  /**
+   * A constant SQL expression (a column DEFAULT) as a storage value of {@code type}, e.g. for
+   * ALTER TABLE … ADD COLUMN: old parts read the new column as this value.
+   */
+  public static Object constant(TableSchema schema, String sql, DataType type) {
     JavaTypeFactory tf = new JavaTypeFactoryImpl(TravertineTypeSystem.INSTANCE);
     RelDataType rowType = TypeMapping.rowType(tf, schema);
+    Planned p = plan(schema, rowType, tf, List.of(sql), "DEFAULT " + sql);
+    RexNode e = p.exprs().get(0);
+    if (!RexUtil.isConstant(e)) {
+      throw new IllegalArgumentException("The DEFAULT of a column added by ALTER TABLE must be a constant: " + sql);
+    }
+    RelDataType target = TypeMapping.toRelType(tf, type, true);
+    if (!SqlTypeUtil.canAssignFrom(target, e.getType())
+        && !(SqlTypeUtil.isNumeric(target) && SqlTypeUtil.isNumeric(e.getType()))) {
+      throw new IllegalArgumentException("Cannot use " + e.getType().getFullTypeString() + " as DEFAULT of a column"
+          + " of type " + target.getFullTypeString());
+    }
+    RexNode cast = p.rexBuilder().makeCast(target, e, true, false);
+    Object[] out = RexExecutorImpl.getExecutable(p.rexBuilder(), List.of(cast), rowType).getFunction()
+        .apply(new RowContext(null));
+    return out == null ? null : out[0];
+  }
+
+  /** Validated expressions over the table's columns, and the RexBuilder that made them. */
+  private record Planned(List<RexNode> exprs, RexBuilder rexBuilder) {}
+
+  private static Planned plan(TableSchema schema, RelDataType rowType, JavaTypeFactory tf, List<String> exprs,
+      String what) {
     SchemaPlus root = Frameworks.createRootSchema(false);
     root.add("t", new AbstractTable() {
       @Override public RelDataType getRowType(RelDataTypeFactory typeFactory) {
@@ -72,41 +96,54 @@ public final class SqlMutationCompiler implements MutationCompiler {
         .withConformance(SqlConformanceEnum.LENIENT);
     FrameworkConfig config = Frameworks.newConfigBuilder().parserConfig(parser).defaultSchema(root)
         .typeSystem(TravertineTypeSystem.INSTANCE).build();
-    List<String> targets = new ArrayList<>(command.assignments().keySet());
-    StringBuilder sql = new StringBuilder("SELECT ").append(command.where() == null ? "TRUE" : command.where());
-    for (String target : targets) {
-      sql.append(",\n").append(command.assignments().get(target));
+    StringBuilder sql = new StringBuilder("SELECT ");
+    for (int i = 0; i < exprs.size(); i++) {
+      sql.append(i > 0 ? ",\n" : "").append(exprs.get(i));
     }
     sql.append("\nFROM t");
-    List<RexNode> exprs;
-    RexBuilder rexBuilder;
     Planner planner = Frameworks.getPlanner(config);
     try {
       SqlNode parsed = planner.parse(sql.toString());
       SqlNode validated = planner.validate(parsed);
       RelNode rel = planner.rel(validated).project();
+      List<RexNode> out;
       if (rel instanceof TableScan) {
-        exprs = new ArrayList<>(RexUtil.generateCastExpressions(rel.getCluster().getRexBuilder(), rowType,
+        out = new ArrayList<>(RexUtil.generateCastExpressions(rel.getCluster().getRexBuilder(), rowType,
             rel.getRowType()));
       } else if (rel instanceof Project p && p.getInput() instanceof TableScan) {
-        exprs = new ArrayList<>(p.getProjects());
+        out = new ArrayList<>(p.getProjects());
       } else {
-        throw new IllegalArgumentException("Mutation expressions must be plain expressions over the table's"
-            + " columns (no subqueries or aggregates): " + command.text());
+        throw new IllegalArgumentException("Expressions must be plain expressions over the table's columns (no"
+            + " subqueries or aggregates): " + what);
       }
-      rexBuilder = rel.getCluster().getRexBuilder();
+      for (RexNode e : out) {
+        if (RexUtil.SubQueryFinder.find(List.of(e)) != null) {
+          throw new IllegalArgumentException("Subqueries are not supported in " + what);
+        }
+      }
+      return new Planned(out, rel.getCluster().getRexBuilder());
     } catch (IllegalArgumentException e) {
       throw e;
     } catch (Exception e) {
-      throw new IllegalArgumentException("Invalid mutation " + command.text() + ": " + message(e), e);
+      throw new IllegalArgumentException("Invalid " + what + ": " + message(e), e);
     } finally {
       planner.close();
     }
-    for (RexNode e : exprs) {
-      if (RexUtil.SubQueryFinder.find(List.of(e)) != null) {
-        throw new IllegalArgumentException("Subqueries are not supported in mutations: " + command.text());
-      }
+  }
+
+  @Override
+  public CompiledMutation compile(TableSchema schema, MutationCommand command) {
+    JavaTypeFactory tf = new JavaTypeFactoryImpl(TravertineTypeSystem.INSTANCE);
+    RelDataType rowType = TypeMapping.rowType(tf, schema);
+    List<String> targets = new ArrayList<>(command.assignments().keySet());
+    List<String> texts = new ArrayList<>();
+    texts.add(command.where() == null ? "TRUE" : command.where());
+    for (String target : targets) {
+      texts.add(command.assignments().get(target));
     }
+    Planned planned = plan(schema, rowType, tf, texts, "mutation " + command.text());
+    List<RexNode> exprs = planned.exprs();
+    RexBuilder rexBuilder = planned.rexBuilder();
     RexNode where = exprs.get(0);
     SqlTypeName wt = where.getType().getSqlTypeName();
     if (wt != SqlTypeName.BOOLEAN && wt != SqlTypeName.NULL) {
@@ -311,7 +348,7 @@ public final class SqlMutationCompiler implements MutationCompiler {
           if (!isConstant[u]) {
             checkNotNull(u, v);
           }
-          Mutations.assign(cols[c], type, rows[i], v);
+          Vectors.setDetached(cols[c], type, rows[i], v);
         }
       }
     }

@@ -10,6 +10,8 @@ import dev.travertine.calcite.ddl.SqlTableOption;
 import dev.travertine.mergetree.Database;
 import dev.travertine.mergetree.MergeTreeTable;
 import dev.travertine.mergetree.schema.Column;
+import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.schema.TypeKind;
 import dev.travertine.mergetree.schema.IndexDefinition;
 import dev.travertine.mergetree.schema.PartitionExpression;
 import dev.travertine.mergetree.schema.TableDefinition;
@@ -89,6 +91,8 @@ public final class TravertineDdlExecutor implements DdlExecutor {
         dropIndex(session, di);
       } else if (node instanceof SqlAlterTableMutation m) {
         MutationStatement.from(m).execute(session, List.of()); // normally prepared as DML (with a count)
+      } else if (node instanceof dev.travertine.calcite.ddl.SqlAlterTableColumns a) {
+        alterColumns(context, session, a);
       } else if (node instanceof SqlOptimizeTable o) {
         session.requireTable(name(o.table)).optimize(o.isFinal);
       } else if (node instanceof SqlSystemCommand s) {
@@ -112,6 +116,109 @@ public final class TravertineDdlExecutor implements DdlExecutor {
           + TravertineSchema.NAME + ")");
     }
     return id.names.get(id.names.size() - 1);
+  }
+
+  // ---------------------------------------------------------------- ALTER TABLE … COLUMN
+
+  /** Applies the actions one after the other to a copy of the definition, then swaps it in once. */
+  private void alterColumns(CalcitePrepare.Context context, TravertineSession session,
+      dev.travertine.calcite.ddl.SqlAlterTableColumns a) throws IOException {
+    MergeTreeTable t = session.requireTable(name(a.table));
+    TableDefinition def = t.definition();
+    long salt = t.context().clock().millis();
+    for (var action : a.actions) {
+      String col = action.name().getSimple();
+      boolean exists = def.schema().indexOf(col) >= 0;
+      switch (action.kind()) {
+        case ADD -> {
+          if (exists && action.ifExists()) {
+            continue;
+          }
+          RelDataType type = deriveType(context, action.type());
+          DataType dt = TypeMapping.fromRelType(type);
+          boolean nullable = !Boolean.FALSE.equals(action.nullable());
+          String dfltSql = action.defaultValue() == null ? null
+              : action.defaultValue().toSqlString(CalciteSqlDialect.DEFAULT).getSql();
+          String dfltValue = defaultValue(def, dfltSql, dt, nullable, col);
+          int pos = action.first() ? 0 : action.other() == null ? def.schema().size()
+              : def.schema().require(action.other().getSimple()) + 1;
+          def = def.addColumn(new Column(col, dt, nullable, dfltSql,
+              TableDefinition.newStorageName(def.schema(), col, salt++), dfltValue), pos);
+        }
+        case DROP -> {
+          if (!exists && action.ifExists()) {
+            continue;
+          }
+          def = def.dropColumn(col);
+        }
+        case RENAME -> {
+          if (!exists && action.ifExists()) {
+            continue;
+          }
+          def = def.renameColumn(col, action.other().getSimple());
+        }
+        case MODIFY -> {
+          if (!exists && action.ifExists()) {
+            continue;
+          }
+          Column old = def.schema().column(def.schema().require(col));
+          DataType dt = TypeMapping.fromRelType(deriveType(context, action.type()));
+          boolean nullable = action.nullable() == null ? old.nullable() : action.nullable();
+          String dfltSql = action.defaultValue() == null ? old.defaultSql()
+              : action.defaultValue().toSqlString(CalciteSqlDialect.DEFAULT).getSql();
+          checkConvertible(old, dt);
+          def = def.modifyColumn(col, dt, nullable, dfltSql, defaultValue(def, dfltSql, dt, nullable, col));
+        }
+        default -> throw new AssertionError(action.kind());
+      }
+    }
+    if (def != t.definition()) {
+      session.database().alterTable(t, def);
+    }
+  }
+
+  /**
+   * What old parts read for a new column: its DEFAULT (a constant), else NULL, else (NOT NULL)
+   * the type's zero value, as ClickHouse does.
+   */
+  private static String defaultValue(TableDefinition def, String dfltSql, DataType type, boolean nullable,
+      String column) {
+    if (dfltSql != null) {
+      Object v = SqlMutationCompiler.constant(def.schema(), dfltSql, type);
+      if (v == null && !nullable) {
+        throw new IllegalArgumentException("Column " + column + " is NOT NULL but its DEFAULT is NULL");
+      }
+      return v instanceof Boolean b ? (b ? "1" : "0") : dev.travertine.mergetree.part.ValueCodec.encode(v);
+    }
+    if (nullable) {
+      return null;
+    }
+    return type.kind() == TypeKind.CHAR
+        || type.kind() == TypeKind.VARCHAR ? "" : "0";
+  }
+
+  /** Type changes ORC can convert old parts for (numbers, strings, dates, timestamps). */
+  private static void checkConvertible(Column old, DataType to) {
+    var from = old.type().kind();
+    var k = to.kind();
+    boolean ok = from == k || (isNumber(from) && isNumber(k)) || isString(k)
+        || (isString(from) && (isNumber(k) || k == TypeKind.DATE
+            || k == TypeKind.TIMESTAMP))
+        || (from == TypeKind.DATE && k == TypeKind.TIMESTAMP);
+    if (!ok) {
+      throw new IllegalArgumentException("Cannot MODIFY column " + old.name() + " from " + old.type() + " to " + to);
+    }
+  }
+
+  private static boolean isNumber(TypeKind k) {
+    return switch (k) {
+      case TINYINT, SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, DECIMAL -> true;
+      default -> false;
+    };
+  }
+
+  private static boolean isString(TypeKind k) {
+    return k == TypeKind.CHAR || k == TypeKind.VARCHAR;
   }
 
   // ---------------------------------------------------------------- CREATE TABLE

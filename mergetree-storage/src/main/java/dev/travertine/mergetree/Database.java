@@ -303,6 +303,13 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /** ALTER TABLE … column changes: a new schema for a table, saved in the catalog. */
+  public void alterTable(MergeTreeTable t, TableDefinition def) throws IOException {
+    synchronized (ddlLock) {
+      t.alterSchema(def, this::saveCatalog);
+    }
+  }
+
   /** Replaces a table's definition in the catalog (index DDL). */
   public void updateDefinition(MergeTreeTable t, TableDefinition def) throws IOException {
     synchronized (ddlLock) {

@@ -25,6 +25,7 @@ import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.part.GranuleIndex;
 import dev.travertine.mergetree.part.OrcSupport;
 import dev.travertine.mergetree.part.PartInfo;
+import dev.travertine.mergetree.part.PartReader;
 import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.part.PartWriter;
 import dev.travertine.mergetree.part.ValueCodec;
@@ -243,6 +244,44 @@ public final class MergeTreeTable implements AutoCloseable {
     this.definition = d;
   }
 
+  /**
+   * ALTER TABLE … ADD/DROP/RENAME/MODIFY COLUMN: a metadata change. Refused while mutations are
+   * unfinished (their text names the old columns). The insert buffer is flushed first (its rows
+   * have the old schema); parts keep their files and are read through their column mapping.
+   * {@code persist} saves the catalog; if it fails, nothing changed.
+   */
+  public void alterSchema(TableDefinition next, IoAction persist) throws IOException {
+    flushLock.lock();
+    try {
+      int pending = state.pendingMutations();
+      if (pending > 0) {
+        throw new IllegalStateException("Cannot ALTER columns of table " + definition.name() + " while " + pending
+            + " mutations are unfinished: wait for them (SET mutations_sync = 1) or KILL MUTATION");
+      }
+      flush();
+      synchronized (lock) {
+        while (!state.buffered().isEmpty()) {
+          flush(); // rows buffered meanwhile
+        }
+        TableDefinition old = definition;
+        definition = next;
+        try {
+          persist.run();
+        } catch (IOException | RuntimeException e) {
+          definition = old;
+          throw e;
+        }
+      }
+    } finally {
+      flushLock.unlock();
+    }
+  }
+
+  /** An action that may fail with an IOException. */
+  public interface IoAction {
+    void run() throws IOException;
+  }
+
   public EngineContext context() {
     return ctx;
   }
@@ -279,6 +318,7 @@ public final class MergeTreeTable implements AutoCloseable {
   /** Appends a small insert to the WAL and the buffer; durable and visible when this returns. */
   void insertBuffered(Block block) throws IOException {
     ensureOpen();
+    checkSchema(block);
     byte[] payload = BlockCodec.encode(block);
     boolean flushNow;
     synchronized (lock) {
@@ -352,6 +392,7 @@ public final class MergeTreeTable implements AutoCloseable {
       return List.of();
     }
     TableDefinition def = definition;
+    checkSchema(all);
     long block;
     synchronized (lock) {
       block = nextBlock++;
@@ -373,6 +414,13 @@ public final class MergeTreeTable implements AutoCloseable {
     return out;
   }
 
+  private void checkSchema(Block b) {
+    if (!b.schema().equals(definition.schema())) {
+      throw new IllegalStateException("Table " + definition.name() + " was altered while this INSERT ran;"
+          + " run it again");
+    }
+  }
+
   /** Source of a part's rows, in order. */
   public interface RowSource {
     void writeTo(PartWriter w) throws IOException;
@@ -383,7 +431,7 @@ public final class MergeTreeTable implements AutoCloseable {
       int level, long dataVersion, RowSource rows) throws IOException {
     TableSettings ts = def.tableSettings();
     PartInfo tmpInfo = new PartInfo(name, partitionId, minBlock, maxBlock, level, dataVersion, 0, 0, "", 0, 0, null,
-        null);
+        null, null);
     PartWriter.Written w;
     try (PartWriter writer = new PartWriter(io, tmpInfo.path(), def.schema(), ts.indexGranularity(),
         OrcSupport.compression(ts.get(Settings.COMPRESSION)))) {
@@ -394,11 +442,11 @@ public final class MergeTreeTable implements AutoCloseable {
     TableSchema schema = def.schema();
     for (int c = 0; c < schema.size(); c++) {
       Object[] sum = w.index().columnSummary(c);
-      stats.put(schema.column(c).name(),
+      stats.put(schema.column(c).storage(),
           Arrays.asList(ValueCodec.encode(sum[0]), ValueCodec.encode(sum[1]), sum[2].toString()));
     }
     PartInfo info = new PartInfo(name, partitionId, minBlock, maxBlock, level, dataVersion, w.rows(), w.bytes(),
-        w.checksum(), ctx.clock().millis(), w.index().granules(), stats, null);
+        w.checksum(), ctx.clock().millis(), w.index().granules(), stats, null, schema.orcSchema().toString());
     ctx.events().add(EngineEvents.PARTS_WRITTEN, 1);
     ctx.events().add(EngineEvents.BYTES_WRITTEN, w.bytes());
     return new PartRef(info, io, fs, w.index());
@@ -1030,12 +1078,13 @@ public final class MergeTreeTable implements AutoCloseable {
     if (p == null) {
       return true;
     }
-    if (!p.mayMatch(ScanPlan.partStats(def.schema(), part.info()))) {
+    if (!p.mayMatch(ScanPlan.partStats(def.schema(), part))) {
       return false;
     }
     GranuleIndex gi = part.index();
+    var mapping = part.mapping(def.schema());
     for (int g = 0; g < gi.granules(); g++) {
-      if (p.mayMatch(gi.granule(g))) {
+      if (p.mayMatch(mapping.remap(gi.granule(g)))) {
         return true;
       }
     }
@@ -1045,11 +1094,10 @@ public final class MergeTreeTable implements AutoCloseable {
   private static long rewriteRows(TableDefinition def, PartRef part, List<CompiledMutation> mutations,
       PartWriter w) throws IOException {
     long kept = 0;
-    try (org.apache.orc.Reader reader = part.openReader();
-        org.apache.orc.RecordReader rows = reader.rows(reader.options())) {
+    try (PartReader rows = PartReader.open(part, def.schema(), null, null, null, 0, -1)) {
       org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch batch = def.schema().orcSchema().createRowBatch(1024);
       int[] sel = new int[1024];
-      while (rows.nextBatch(batch) && batch.size > 0) {
+      while (rows.next(batch)) {
         int n = batch.size;
         for (int i = 0; i < n; i++) {
           sel[i] = i;

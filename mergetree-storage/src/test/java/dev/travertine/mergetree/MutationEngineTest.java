@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.travertine.mergetree.mutation.CompiledMutation;
 import dev.travertine.mergetree.mutation.MutationCommand;
 import dev.travertine.mergetree.mutation.MutationCompiler;
-import dev.travertine.mergetree.mutation.Mutations;
+import dev.travertine.mergetree.block.Vectors;
 import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.schema.Column;
 import dev.travertine.mergetree.schema.DataType;
@@ -100,7 +100,7 @@ class MutationEngineTest {
       @Override public void update(ColumnVector[] vectors, int[] rows, int n) {
         for (int u = 0; u < updated.length; u++) {
           for (int i = 0; i < n; i++) {
-            Mutations.assign(vectors[updated[u]], schema.column(updated[u]).type(), rows[i], values[u]);
+            Vectors.setDetached(vectors[updated[u]], schema.column(updated[u]).type(), rows[i], values[u]);
           }
         }
       }

@@ -103,6 +103,20 @@ public final class Vectors {
     }
   }
 
+  /**
+   * Like {@link #set}, but a string gets an array of its own instead of the vector's buffer: for
+   * vectors a reader filled (their bytes may not be ours to append to).
+   */
+  public static void setDetached(ColumnVector v, DataType type, int row, Object value) {
+    if (value != null && v instanceof BytesColumnVector b) {
+      byte[] bytes = value.toString().getBytes(StandardCharsets.UTF_8);
+      b.isNull[row] = false;
+      b.setRef(row, bytes, 0, bytes.length);
+    } else {
+      set(v, type, row, value);
+    }
+  }
+
   private static final byte[] EMPTY = new byte[0];
 
   /** Marks a row NULL (an empty string stands behind it in string vectors). */

@@ -14,8 +14,7 @@ import java.util.function.Function;
 import dev.travertine.mergetree.mutation.CompiledMutation;
 import dev.travertine.mergetree.mutation.Mutations;
 import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
-import org.apache.orc.Reader;
-import org.apache.orc.RecordReader;
+import dev.travertine.mergetree.part.PartReader;
 
 /**
  * Merges sorted parts into one sorted stream: a k-way merge on the sort key, ties broken by
@@ -28,8 +27,7 @@ public final class PartMerger {
   /** Reads one source part batch by batch; {@code pos} is the current row (after its mutations). */
   private static final class Cursor implements AutoCloseable {
     final int order;
-    final Reader reader;
-    final RecordReader rows;
+    final PartReader rows;
     final VectorizedRowBatch batch;
     final List<CompiledMutation> mutations;
     final int[] sel = new int[1024];
@@ -39,15 +37,14 @@ public final class PartMerger {
 
     Cursor(int order, PartRef part, TableDefinition def, List<CompiledMutation> mutations) throws IOException {
       this.order = order;
-      this.reader = part.openReader();
-      this.rows = reader.rows(reader.options());
+      this.rows = PartReader.open(part, def.schema(), null, null, null, 0, -1);
       this.batch = def.schema().orcSchema().createRowBatch(1024);
       this.mutations = mutations;
     }
 
     /** Reads batches until one has a row left after the part's pending mutations. */
     private boolean load() throws IOException {
-      while (rows.nextBatch(batch) && batch.size > 0) {
+      while (rows.next(batch)) {
         n = batch.size;
         for (int i = 0; i < n; i++) {
           sel[i] = i;
@@ -79,7 +76,6 @@ public final class PartMerger {
     @Override
     public void close() throws IOException {
       rows.close();
-      reader.close();
     }
   }
 

@@ -1,10 +1,6 @@
 package dev.travertine.mergetree.mutation;
 
-import dev.travertine.mergetree.block.Vectors;
-import dev.travertine.mergetree.schema.DataType;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 
 /**
@@ -63,20 +59,6 @@ public final class Mutations {
   static void writable(ColumnVector v, int rows) {
     if (v.isRepeating) {
       v.flatten(false, null, rows);
-    }
-  }
-
-  /**
-   * Writes one updated value (storage representation, or null). Strings get their own array:
-   * the vector's bytes may belong to the reader.
-   */
-  public static void assign(ColumnVector v, DataType type, int row, Object value) {
-    if (value != null && v instanceof BytesColumnVector b) {
-      byte[] bytes = value.toString().getBytes(StandardCharsets.UTF_8);
-      b.isNull[row] = false;
-      b.setRef(row, bytes, 0, bytes.length);
-    } else {
-      Vectors.set(v, type, row, value);
     }
   }
 }

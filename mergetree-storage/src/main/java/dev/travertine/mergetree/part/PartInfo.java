@@ -24,7 +24,8 @@ public record PartInfo(
     long modificationTime,
     int granules,
     Map<String, List<String>> columnStats,
-    String file) {
+    String file,
+    String fileSchema) {
 
   @JsonCreator
   public PartInfo(@JsonProperty("name") String name, @JsonProperty("partitionId") String partitionId,
@@ -34,7 +35,7 @@ public record PartInfo(
       @JsonProperty("checksum") String checksum, @JsonProperty("modificationTime") long modificationTime,
       @JsonProperty("granules") int granules,
       @JsonProperty("columnStats") Map<String, List<String>> columnStats,
-      @JsonProperty("file") String file) {
+      @JsonProperty("file") String file, @JsonProperty("fileSchema") String fileSchema) {
     this.name = name;
     this.partitionId = partitionId;
     this.minBlock = minBlock;
@@ -48,6 +49,7 @@ public record PartInfo(
     this.granules = granules;
     this.columnStats = columnStats == null ? Map.of() : columnStats;
     this.file = file == null ? "parts/" + name + ".orc" : file;
+    this.fileSchema = fileSchema;
   }
 
   /**
@@ -64,7 +66,8 @@ public record PartInfo(
    */
   public PartInfo withDataVersion(long newVersion) {
     return new PartInfo(partName(partitionId, minBlock, maxBlock, level, newVersion), partitionId, minBlock,
-        maxBlock, level, newVersion, rows, bytesOnDisk, checksum, modificationTime, granules, columnStats, file);
+        maxBlock, level, newVersion, rows, bytesOnDisk, checksum, modificationTime, granules, columnStats, file,
+        fileSchema);
   }
 
   /** ClickHouse's part name. */

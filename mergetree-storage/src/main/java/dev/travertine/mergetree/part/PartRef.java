@@ -6,7 +6,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
+import dev.travertine.mergetree.schema.TableSchema;
+import java.util.List;
 import org.apache.orc.Reader;
+import org.apache.orc.StripeInformation;
+import org.apache.orc.TypeDescription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +34,9 @@ public final class PartRef {
   private static final class SharedFile {
     final AtomicInteger users = new AtomicInteger(1);
     volatile GranuleIndex index;
+    volatile TypeDescription fileSchema;
+    volatile List<StripeInformation> stripes;
+    volatile ColumnMapping mapping;
 
     SharedFile(GranuleIndex index) {
       this.index = index;
@@ -81,24 +88,68 @@ public final class PartRef {
   public GranuleIndex index() {
     GranuleIndex gi = file.index;
     if (gi == null) {
-      synchronized (file) {
-        gi = file.index;
-        if (gi == null) {
-          try {
-            Reader r = openReader();
-            ByteBuffer bb = r.getMetadataValue(OrcSupport.GRANULE_INDEX_KEY);
-            byte[] data = new byte[bb.remaining()];
-            bb.get(data);
-            gi = GranuleIndex.deserialize(data);
-            r.close();
-          } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read part " + info.name() + ": " + e.getMessage(), e);
-          }
-          file.index = gi;
-        }
-      }
+      loadFooter();
+      gi = file.index;
     }
     return gi;
+  }
+
+  /** The file's stripes (read with the footer, once). */
+  public List<StripeInformation> stripes() {
+    List<StripeInformation> s = file.stripes;
+    if (s == null) {
+      loadFooter();
+      s = file.stripes;
+    }
+    return s;
+  }
+
+  /** The file's ORC schema (from the metadata record, or the file's footer for older parts). */
+  public TypeDescription fileSchema() {
+    TypeDescription t = file.fileSchema;
+    if (t == null) {
+      if (info.fileSchema() != null) {
+        t = TypeDescription.fromString(info.fileSchema());
+        file.fileSchema = t;
+      } else {
+        loadFooter();
+        t = file.fileSchema;
+      }
+    }
+    return t;
+  }
+
+  /** Reads what the footer tells once: granule index, stripes, schema. */
+  private void loadFooter() {
+    synchronized (file) {
+      if (file.index != null && file.stripes != null && file.fileSchema != null) {
+        return;
+      }
+      try (Reader r = openReader()) {
+        if (file.index == null) {
+          ByteBuffer bb = r.getMetadataValue(OrcSupport.GRANULE_INDEX_KEY);
+          byte[] data = new byte[bb.remaining()];
+          bb.get(data);
+          file.index = GranuleIndex.deserialize(data);
+        }
+        file.stripes = List.copyOf(r.getStripes());
+        if (file.fileSchema == null) {
+          file.fileSchema = r.getSchema();
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read part " + info.name() + ": " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /** How this part's columns map to {@code schema} (cached for the last schema asked). */
+  public ColumnMapping mapping(TableSchema schema) {
+    ColumnMapping m = file.mapping;
+    if (m == null || m.schema() != schema) {
+      m = new ColumnMapping(schema, fileSchema());
+      file.mapping = m;
+    }
+    return m;
   }
 
   /** Takes a reference for a snapshot. */

@@ -79,11 +79,11 @@ final class SargBuilder {
   }
 
   private static String name(TableSchema schema, int c) {
-    return schema.column(c).name();
+    return schema.column(c).storage();
   }
 
   private static PredicateLeaf.Type leafType(TableSchema schema, int c) {
-    if (!schema.column(c).name().matches("[A-Za-z_][A-Za-z0-9_]*")) {
+    if (!schema.column(c).storage().matches("[A-Za-z_][A-Za-z0-9_]*")) {
       return null;
     }
     return switch (schema.column(c).type().kind()) {

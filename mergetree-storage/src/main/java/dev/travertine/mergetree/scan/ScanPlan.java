@@ -1,6 +1,7 @@
 package dev.travertine.mergetree.scan;
 
 import dev.travertine.mergetree.TableSnapshot;
+import dev.travertine.mergetree.part.ColumnMapping;
 import dev.travertine.mergetree.part.GranuleIndex;
 import dev.travertine.mergetree.part.PartInfo;
 import dev.travertine.mergetree.part.PartRef;
@@ -42,7 +43,7 @@ public final class ScanPlan {
       // A pending UPDATE may change values the statistics describe: such parts are read whole.
       boolean prune = filter != null && usePruning && !(snapshot.mayHavePendingMutations()
           && snapshot.pendingFor(p).stream().anyMatch(m -> !m.isDelete()));
-      if (prune && !filter.mayMatch(partStats(schema, info))) {
+      if (prune && !filter.mayMatch(partStats(schema, p))) {
         continue;
       }
       if (!prune) {
@@ -51,10 +52,11 @@ public final class ScanPlan {
         continue;
       }
       GranuleIndex gi = p.index();
+      ColumnMapping mapping = p.mapping(schema);
       boolean[] sel = new boolean[gi.granules()];
       int n = 0;
       for (int g = 0; g < sel.length; g++) {
-        sel[g] = filter.mayMatch(gi.granule(g));
+        sel[g] = filter.mayMatch(mapping.remap(gi.granule(g)));
         if (sel[g]) {
           n++;
         }
@@ -67,11 +69,17 @@ public final class ScanPlan {
     return new ScanPlan(List.copyOf(tasks), snapshot.parts().size(), total, selected);
   }
 
-  /** Part-level statistics from the part's metadata record. */
-  public static StatsView partStats(TableSchema schema, PartInfo info) {
-    return new StatsView() {
+  /**
+   * Part-level statistics from the part's metadata record (no IO for parts that record their
+   * file schema), seen in the table's current schema: columns added since read as their default,
+   * columns whose type changed have no usable statistics.
+   */
+  public static StatsView partStats(TableSchema schema, PartRef part) {
+    PartInfo info = part.info();
+    ColumnMapping m = part.mapping(schema);
+    StatsView raw = new StatsView() {
       private List<String> stats(int c) {
-        return info.columnStats().get(schema.column(c).name());
+        return m.statsUsable(c) ? info.columnStats().get(schema.column(c).storage()) : null;
       }
 
       private Object value(int c, int which) {
@@ -103,6 +111,30 @@ public final class ScanPlan {
       public boolean allNull(int c) {
         List<String> s = stats(c);
         return s != null && Long.parseLong(s.get(2)) == info.rows();
+      }
+    };
+    if (m.identical()) {
+      return raw;
+    }
+    return new StatsView() {
+      @Override
+      public Object min(int c) {
+        return m.missing(c) ? m.defaultValue(c) : raw.min(c);
+      }
+
+      @Override
+      public Object max(int c) {
+        return m.missing(c) ? m.defaultValue(c) : raw.max(c);
+      }
+
+      @Override
+      public boolean hasNull(int c) {
+        return m.missing(c) ? m.defaultValue(c) == null : raw.hasNull(c);
+      }
+
+      @Override
+      public boolean allNull(int c) {
+        return m.missing(c) ? m.defaultValue(c) == null : raw.allNull(c);
       }
     };
   }

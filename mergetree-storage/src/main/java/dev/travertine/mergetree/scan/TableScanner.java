@@ -8,6 +8,7 @@ import dev.travertine.mergetree.block.IntSort;
 import dev.travertine.mergetree.block.Vectors;
 import dev.travertine.mergetree.mutation.CompiledMutation;
 import dev.travertine.mergetree.mutation.Mutations;
+import dev.travertine.mergetree.part.PartReader;
 import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.part.PartWriter;
 import dev.travertine.mergetree.schema.TableSchema;
@@ -103,7 +104,7 @@ public final class TableScanner implements AutoCloseable {
     include[0] = true;
     cols.stream().forEach(c -> include[c + 1] = true);
     this.orcSchema = schema.orcSchema();
-    this.columnNames = schema.columns().stream().map(c -> c.name()).toArray(String[]::new);
+    this.columnNames = schema.columns().stream().map(c -> c.storage()).toArray(String[]::new);
     this.sarg = filter != null && request.usePruning() ? SargBuilder.build(filter, schema) : null;
     ctx.events().add(EngineEvents.SELECTED_PARTS, plan.selectedParts());
     ctx.events().add(EngineEvents.SELECTED_MARKS, plan.selectedGranules());
@@ -224,8 +225,7 @@ public final class TableScanner implements AutoCloseable {
     private final ScanPlan.PartTask task;
     private final int stripe;
     private final List<CompiledMutation> mutations;
-    private Reader reader;
-    private RecordReader rows;
+    private PartReader rows;
     private boolean done;
 
     PartSource(ScanPlan.PartTask task, int stripe) {
@@ -245,17 +245,14 @@ public final class TableScanner implements AutoCloseable {
     }
 
     private void openReader(PartRef p) throws IOException {
-      reader = p.openReader();
-      Reader.Options o = reader.options().include(include).useSelected(false);
-      if (task.granules() != null && sarg != null) {
-        o.searchArgument(sarg, columnNames);
-        o.allowSARGToFilter(false);
-      }
+      long offset = 0;
+      long length = -1;
       if (stripe >= 0) {
-        StripeInformation si = reader.getStripes().get(stripe);
-        o.range(si.getOffset(), si.getLength());
+        StripeInformation si = p.stripes().get(stripe);
+        offset = si.getOffset();
+        length = si.getLength();
       }
-      rows = reader.rows(o);
+      rows = PartReader.open(p, schema, include, task.granules() != null ? sarg : null, columnNames, offset, length);
     }
 
     @Override
@@ -263,11 +260,11 @@ public final class TableScanner implements AutoCloseable {
       if (done) {
         return null;
       }
-      if (reader == null) {
+      if (rows == null) {
         open();
       }
       VectorizedRowBatch batch = newReadBatch();
-      if (!rows.nextBatch(batch) || batch.size == 0) {
+      if (!rows.next(batch)) {
         done = true;
         close();
         return null;
@@ -281,10 +278,6 @@ public final class TableScanner implements AutoCloseable {
       if (rows != null) {
         rows.close();
         rows = null;
-      }
-      if (reader != null) {
-        reader.close();
-        reader = null;
       }
     }
   }

@@ -82,6 +82,99 @@ public record TableDefinition(
     return new TableDefinition(name, schema, orderBy, partitionBy, primaryKey, settings, newIndexes);
   }
 
+  // ---------------------------------------------------------------- column ALTERs
+
+  /**
+   * A storage name for a new column: its name when plain and unused, else made unique with
+   * {@code salt}, so that data of a dropped column of the same name (still in old parts) never
+   * reappears under it.
+   */
+  public static String newStorageName(TableSchema schema, String name, long salt) {
+    String plain = name.replaceAll("[^A-Za-z0-9_]", "_");
+    if (plain.isEmpty() || !Character.isLetter(plain.charAt(0))) {
+      plain = "c_" + plain;
+    }
+    return plain + "_" + Long.toString(salt, 36);
+  }
+
+  /** ADD COLUMN at {@code position} (0 = first; size = last). */
+  public TableDefinition addColumn(Column c, int position) {
+    if (schema.indexOf(c.name()) >= 0) {
+      throw new IllegalArgumentException("Column " + c.name() + " already exists in table " + name);
+    }
+    List<Column> cols = new ArrayList<>(schema.columns());
+    cols.add(position, c);
+    return new TableDefinition(name, new TableSchema(cols), orderBy, partitionBy, primaryKey, settings, indexes);
+  }
+
+  /** DROP COLUMN: not a key, partition or index column, not the last column. */
+  public TableDefinition dropColumn(String column) {
+    int i = schema.require(column);
+    String n = schema.column(i).name();
+    checkNotKey(n, "DROP");
+    for (IndexDefinition ix : indexes) {
+      if (ix.columns().contains(n)) {
+        throw new IllegalArgumentException("Cannot DROP column " + n + ": index " + ix.name() + " uses it");
+      }
+    }
+    if (schema.size() == 1) {
+      throw new IllegalArgumentException("Cannot DROP column " + n + ": it is the only column of table " + name);
+    }
+    List<Column> cols = new ArrayList<>(schema.columns());
+    cols.remove(i);
+    return new TableDefinition(name, new TableSchema(cols), orderBy, partitionBy, primaryKey, settings, indexes);
+  }
+
+  /** RENAME COLUMN: keys, partition expression and indexes follow; the storage name stays. */
+  public TableDefinition renameColumn(String from, String to) {
+    int i = schema.require(from);
+    String old = schema.column(i).name();
+    int clash = schema.indexOf(to);
+    if (clash >= 0 && clash != i) {
+      throw new IllegalArgumentException("Column " + to + " already exists in table " + name);
+    }
+    List<Column> cols = new ArrayList<>(schema.columns());
+    cols.set(i, cols.get(i).withName(to));
+    java.util.function.UnaryOperator<String> r = n -> n.equals(old) ? to : n;
+    PartitionExpression pe = partitionBy == null ? null
+        : new PartitionExpression(partitionBy.function(), r.apply(partitionBy.column()), partitionBy.argument());
+    List<IndexDefinition> ix = indexes.stream()
+        .map(x -> new IndexDefinition(x.name(), x.columns().stream().map(r).toList(), x.unique())).toList();
+    return new TableDefinition(name, new TableSchema(cols), orderBy.stream().map(r).toList(), pe,
+        primaryKey.stream().map(r).toList(), settings, ix);
+  }
+
+  /**
+   * MODIFY COLUMN: a new type (old parts are converted when read), nullability and default. Key
+   * and partition columns keep their type; a column cannot become NOT NULL (rows may hold NULL).
+   */
+  public TableDefinition modifyColumn(String column, DataType type, boolean nullable, String defaultSql,
+      String defaultValue) {
+    int i = schema.require(column);
+    Column c = schema.column(i);
+    if (!type.equals(c.type())) {
+      checkNotKey(c.name(), "MODIFY");
+    }
+    if (c.nullable() && !nullable) {
+      throw new IllegalArgumentException("Cannot MODIFY column " + c.name() + " to NOT NULL: it may hold NULL");
+    }
+    List<Column> cols = new ArrayList<>(schema.columns());
+    cols.set(i, new Column(c.name(), type, nullable, defaultSql, c.storage(), c.defaultValue() != null
+        && type.equals(c.type()) ? c.defaultValue() : defaultValue));
+    return new TableDefinition(name, new TableSchema(cols), orderBy, partitionBy, primaryKey, settings, indexes);
+  }
+
+  private void checkNotKey(String column, String what) {
+    if (orderBy.contains(column) || primaryKey.contains(column)) {
+      throw new IllegalArgumentException("Cannot " + what + " column " + column + " of table " + name
+          + ": it is in the ORDER BY/PRIMARY KEY");
+    }
+    if (partitionBy != null && partitionBy.column().equals(column)) {
+      throw new IllegalArgumentException("Cannot " + what + " column " + column + " of table " + name
+          + ": it is in the PARTITION BY expression");
+    }
+  }
+
   /** Settings sorted by name, for display. */
   public Map<String, String> sortedSettings() {
     return new TreeMap<>(settings);

@@ -16,9 +16,13 @@ public record TableSchema(List<Column> columns) {
       throw new IllegalArgumentException("Invalid schema: a table needs at least one column");
     }
     Set<String> seen = new HashSet<>();
+    Set<String> stored = new HashSet<>();
     for (Column c : columns) {
       if (!seen.add(c.name().toLowerCase(Locale.ROOT))) {
         throw new IllegalArgumentException("Duplicate column name: " + c.name());
+      }
+      if (!stored.add(c.storage().toLowerCase(Locale.ROOT))) {
+        throw new IllegalArgumentException("Duplicate column storage name: " + c.storage());
       }
     }
     this.columns = List.copyOf(columns);
@@ -46,11 +50,14 @@ public record TableSchema(List<Column> columns) {
     return i;
   }
 
-  /** The ORC struct type of this schema; field names are the column names. */
+  /**
+   * The ORC struct type of this schema; field names are the columns' storage names (so files
+   * written before a RENAME COLUMN still match by name).
+   */
   public TypeDescription orcSchema() {
     TypeDescription t = TypeDescription.createStruct();
     for (Column c : columns) {
-      t.addField(c.name(), c.type().orcType());
+      t.addField(c.storage(), c.type().orcType());
     }
     return t;
   }
