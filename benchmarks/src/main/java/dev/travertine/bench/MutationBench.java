@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       read (its parts were written before the mutations, the others after).</li>
  * </ul>
  * Two queries, each run by {@code clients} threads in a loop for {@code seconds}, in interleaved
- * rounds: a {@code count(*) … WHERE} over a range of the key and a point query on the key. Then
+ * rounds (the order of the tables rotates each round): a {@code count(*) … WHERE} over a range of
+ * the key and a point query on the key. Then
  * the rewrite throughput: an UPDATE of every row and a DELETE of 10 % with mutations_sync = 1.
  *
  * <p>Usage: {@code MutationBench [rows=10000000] [seconds=5] [rounds=3] [clients=2] [dir]}
@@ -86,11 +87,12 @@ public final class MutationBench {
         {"b", "b (200 finished, counter off)", "off"}, {"c", "c (5 pending, other parts)", "on"}};
     for (int round = 0; round <= rounds; round++) { // round 0 warms up and is not recorded
       for (Map.Entry<String, String> q : queries.entrySet()) {
-        for (String[] cfg : configs) {
+        for (int k = 0; k < configs.length; k++) {
+          String[] cfg = configs[(k + round) % configs.length]; // rotated: no config always runs first
           MergeTreeTable.setPendingMutationCounterEnabled(cfg[2].equals("on"));
           double r = run(url, String.format(q.getValue(), cfg[0]), clients, round == 0 ? 1 : seconds);
           if (round > 0) {
-            qps.computeIfAbsent(q.getKey() + " | " + cfg[1], k -> new ArrayList<>()).add(r);
+            qps.computeIfAbsent(q.getKey() + " | " + cfg[1], key -> new ArrayList<>()).add(r);
           }
         }
       }

@@ -1,5 +1,6 @@
 package dev.travertine.calcite.parser;
 
+import dev.travertine.calcite.ddl.SqlAlterTableColumns;
 import dev.travertine.calcite.ddl.SqlAlterTableMutation;
 import dev.travertine.calcite.ddl.SqlCreateIndex;
 import dev.travertine.calcite.ddl.SqlCreateMergeTreeTable;
@@ -318,7 +319,11 @@ class TravertineParserTest {
       "ALTER TABLE t UPDATE a = 1",
       "ALTER TABLE t DELETE",
       "ALTER TABLE t UPDATE WHERE a = 1",
-      "ALTER TABLE t ADD COLUMN c INT",
+      "ALTER TABLE t ADD COLUMN c",
+      "ALTER TABLE t RENAME COLUMN a",
+      "ALTER TABLE t MODIFY COLUMN a",
+      "ALTER TABLE t ADD COLUMN c INT AFTER",
+      "KILL MUTATION",
       "OPTIMIZE t",
       "OPTIMIZE TABLE",
       "SYSTEM FLUSH t",
@@ -430,6 +435,34 @@ class TravertineParserTest {
     assertEquals(SqlKind.PLUS, m.sourceExpressions.get(0).getKind());
     assertEquals(SqlKind.AND, m.condition.getKind());
     assertTrue(m.getKind().belongsTo(SqlKind.DDL));
+  }
+
+  @Test void alterTableColumns() throws Exception {
+    final SqlAlterTableColumns a = parseAs("ALTER TABLE t ADD COLUMN IF NOT EXISTS c BIGINT NOT NULL DEFAULT 7"
+        + " AFTER b, DROP COLUMN IF EXISTS d, RENAME COLUMN e TO f, MODIFY COLUMN g VARCHAR, ADD h INT FIRST",
+        SqlAlterTableColumns.class);
+    assertEquals("t", a.table.getSimple());
+    assertEquals(5, a.actions.size());
+    final SqlAlterTableColumns.Action add = a.actions.get(0);
+    assertEquals(SqlAlterTableColumns.Kind.ADD, add.kind());
+    assertTrue(add.ifExists());
+    assertEquals("c", add.name().getSimple());
+    assertEquals(Boolean.FALSE, add.nullable());
+    assertEquals("7", add.defaultValue().toString());
+    assertEquals("b", add.other().getSimple());
+    assertEquals(SqlAlterTableColumns.Kind.DROP, a.actions.get(1).kind());
+    assertTrue(a.actions.get(1).ifExists());
+    assertEquals("f", a.actions.get(2).other().getSimple());
+    assertEquals(SqlAlterTableColumns.Kind.MODIFY, a.actions.get(3).kind());
+    assertTrue(a.actions.get(4).first());
+    assertTrue(a.getKind().belongsTo(SqlKind.DDL));
+  }
+
+  @Test void killMutation() throws Exception {
+    final dev.travertine.calcite.ddl.SqlKillQuery k =
+        parseAs("KILL MUTATION WHERE mutation_id = 'mutation_3.txt'", dev.travertine.calcite.ddl.SqlKillQuery.class);
+    assertTrue(k.mutation);
+    assertFalse(parseAs("KILL QUERY WHERE query_id = 'q'", dev.travertine.calcite.ddl.SqlKillQuery.class).mutation);
   }
 
   @Test void alterTableDelete() throws Exception {
