@@ -61,6 +61,20 @@ class TravertineServerTest {
   }
 
   @Test
+  void mutationsReturnUpdateCountsOverHttp() throws Exception {
+    try (TravertineServer server = TravertineServer.start(config(Map.of()));
+        Connection c = DriverManager.getConnection(server.jdbcUrl()); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE m (k BIGINT, v VARCHAR) ORDER BY k");
+      assertEquals(3, s.executeUpdate("INSERT INTO m VALUES (1, 'a'), (2, 'b'), (3, 'c')"));
+      assertEquals(2, s.executeUpdate("UPDATE m SET v = 'x' WHERE k >= 2"));
+      assertEquals(1, s.executeUpdate("DELETE FROM m WHERE k = 1"));
+      assertEquals(2, s.executeUpdate("ALTER TABLE m UPDATE v = 'y' WHERE v = 'x'"));
+      assertEquals("2", scalar(c, "SELECT count(*) FROM m WHERE v = 'y'"));
+      assertEquals("3", scalar(c, "SELECT count(*) FROM system.mutations WHERE \"table\" = 'm'"));
+    }
+  }
+
+  @Test
   void basicAuthenticationAndHealth() throws Exception {
     String md5 = java.util.HexFormat.of().formatHex(
         java.security.MessageDigest.getInstance("MD5").digest("hashed-pw".getBytes(java.nio.charset.StandardCharsets.UTF_8)));

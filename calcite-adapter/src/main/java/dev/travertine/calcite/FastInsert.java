@@ -26,7 +26,6 @@ import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
-import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
@@ -72,11 +71,9 @@ public final class FastInsert {
         || !sql.toLowerCase(Locale.ROOT).contains("values")) {
       return null;
     }
-    SqlNode node;
-    try {
-      node = SqlParser.create(sql, config).parseStmt();
-    } catch (SqlParseException e) {
-      return null; // the normal path reports the error
+    SqlNode node = ParserFactory.parseOrNull(sql, config);
+    if (node == null) {
+      return null;
     }
     if (!(node instanceof SqlInsert ins) || !(ins.getTargetTable() instanceof SqlIdentifier id)
         || ins.getSource().getKind() != SqlKind.VALUES || id.names.size() > 2

@@ -19,7 +19,6 @@ import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlUpdate;
-import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlShuttle;
@@ -58,13 +57,8 @@ final class MutationStatement {
         || head.regionMatches(true, 0, "alter", 0, 5))) {
       return null;
     }
-    SqlNode node;
-    try {
-      node = SqlParser.create(sql, config).parseStmt();
-    } catch (SqlParseException e) {
-      return null; // the normal path reports the error
-    }
-    return from(node);
+    SqlNode node = ParserFactory.parseOrNull(sql, config);
+    return node == null ? null : from(node);
   }
 
   /** The mutation a parsed statement asks for, or null when it is something else. */

@@ -3,6 +3,9 @@ package dev.travertine.calcite;
 import dev.travertine.calcite.parser.TravertineSqlParserImpl;
 import java.io.Reader;
 import org.apache.calcite.server.DdlExecutor;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
 
@@ -12,6 +15,18 @@ public final class ParserFactory implements SqlParserImplFactory {
 
   @Override public SqlAbstractParserImpl getParser(Reader stream) {
     return TravertineSqlParserImpl.FACTORY.getParser(stream);
+  }
+
+  /**
+   * Parses one statement for a fast path, or returns null when it does not parse: the normal
+   * path then parses again and reports the error.
+   */
+  static SqlNode parseOrNull(String sql, SqlParser.Config config) {
+    try {
+      return SqlParser.create(sql, config).parseStmt();
+    } catch (SqlParseException e) {
+      return null;
+    }
   }
 
   @Override public DdlExecutor getDdlExecutor() {

@@ -54,6 +54,18 @@ final class JdbcTestSupport {
     return r.get(0);
   }
 
+  /** Starts {@code main} in a separate JVM with the test classpath (stdout and stderr merged). */
+  static Process startJava(Class<?> main, String maxHeap, String... args) throws java.io.IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + maxHeap,
+        "-Dcom.google.protobuf.use_unsafe_pre22_gencode=true", "-cp", System.getProperty("java.class.path"),
+        main.getName()));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.redirectErrorStream(true);
+    return pb.start();
+  }
+
   static String explain(Connection c, String sql) throws SQLException {
     return String.join("\n", rows(c, "EXPLAIN PLAN FOR " + sql));
   }

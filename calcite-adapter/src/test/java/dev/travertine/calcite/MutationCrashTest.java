@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,12 +36,8 @@ class MutationCrashTest {
   @ParameterizedTest
   @ValueSource(ints = {150, 700})
   void killDuringRewriteLosesNothing(int killAfterMillis) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Xmx1g",
-        "-Dcom.google.protobuf.use_unsafe_pre22_gencode=true", "-cp", System.getProperty("java.class.path"),
-        CrashingMutator.class.getName(), dir.toString(), Integer.toString(PARTS), Integer.toString(ROWS)));
-    pb.redirectErrorStream(true);
-    Process p = pb.start();
+    Process p = JdbcTestSupport.startJava(CrashingMutator.class, "1g", dir.toString(), Integer.toString(PARTS),
+        Integer.toString(ROWS));
     try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       boolean recorded = false;

@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,18 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 class UncleanStopTest {
   @TempDir Path dir;
 
-  private static Process start(Path dir, int rows) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Xmx512m",
-        "-Dcom.google.protobuf.use_unsafe_pre22_gencode=true", "-cp", System.getProperty("java.class.path"),
-        CrashingWriter.class.getName(), dir.toString(), Integer.toString(rows)));
-    pb.redirectErrorStream(true);
-    return pb.start();
-  }
-
   @Test
   void acknowledgedInsertsSurviveAKill() throws Exception {
-    Process p = start(dir, 500);
+    Process p = JdbcTestSupport.startJava(CrashingWriter.class, "512m", dir.toString(), "500");
     try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       boolean acked = false;
