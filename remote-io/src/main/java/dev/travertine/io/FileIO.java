@@ -9,7 +9,8 @@ import java.util.List;
  * and deletion, addressed by '/'-separated paths relative to the storage root.
  *
  * <p>The contract is the one object stores can keep: an object becomes visible whole or not at
- * all, and objects are never modified in place. Local disk, S3 and HDFS implement it; nothing
+ * all, and objects are never modified in place. Reading a missing object throws
+ * {@link java.io.FileNotFoundException} (or {@link java.nio.file.NoSuchFileException} locally). Local disk, S3 and HDFS implement it; nothing
  * here knows about tables or parts.
  */
 public interface FileIO extends Closeable {
