@@ -28,11 +28,14 @@ import java.util.TreeMap;
  * tls.keystore =            # a JKS/PKCS12 keystore enables HTTPS
  * tls.keystore.password =
  * settings.max_threads = 2  # session setting defaults for every connection
+ * storage.default =         # where new tables live: s3://bucket/prefix or hdfs://host:port/path
+ * s3.endpoint = …           # S3 client: s3.region, s3.path_style, s3.access_key_id, s3.secret_access_key, …
+ * hadoop.fs.defaultFS = …   # Hadoop configuration for hdfs:// (without the "hadoop." prefix)
  * </pre>
  */
 public record ServerConfig(String host, int port, Path dataDir, String serialization, Path logFile,
     Map<String, String> users, java.util.Set<String> readOnlyUsers, Path keystore, String keystorePassword,
-    Map<String, String> sessionDefaults) {
+    Map<String, String> sessionDefaults, Map<String, String> storage) {
 
   /** Every plain key with its default. */
   public static final Map<String, String> DEFAULTS;
@@ -65,6 +68,7 @@ public record ServerConfig(String host, int port, Path dataDir, String serializa
     v.putAll(overrides);
     Map<String, String> users = new TreeMap<>();
     Map<String, String> settings = new TreeMap<>();
+    Map<String, String> storage = new TreeMap<>();
     for (Map.Entry<String, String> e : v.entrySet()) {
       String k = e.getKey();
       if (k.startsWith("auth.user.")) {
@@ -79,9 +83,13 @@ public record ServerConfig(String host, int port, Path dataDir, String serializa
       } else if (k.startsWith("settings.")) {
         Setting s = Settings.require(k.substring("settings.".length()), Setting.Scope.SESSION);
         settings.put(s.name(), s.normalize(e.getValue()));
+      } else if (k.equals("storage.default")) {
+        storage.put(k, Settings.STORAGE.normalize(e.getValue()));
+      } else if (k.startsWith("s3.") || k.startsWith("hadoop.")) {
+        storage.put(k, e.getValue());
       } else if (!DEFAULTS.containsKey(k)) {
         throw new IllegalArgumentException("Unknown server setting: " + k + " (known: " + DEFAULTS.keySet()
-            + ", auth.user.<name>, settings.<session setting>)");
+            + ", auth.user.<name>, settings.<session setting>, storage.default, s3.*, hadoop.*)");
       }
     }
     int port;
@@ -110,6 +118,6 @@ public record ServerConfig(String host, int port, Path dataDir, String serializa
       }
     }
     return new ServerConfig(v.get("host"), port, data, ser, log, Map.copyOf(users), Set.copyOf(readOnly), ks,
-        v.get("tls.keystore.password"), Map.copyOf(settings));
+        v.get("tls.keystore.password"), Map.copyOf(settings), Map.copyOf(storage));
   }
 }

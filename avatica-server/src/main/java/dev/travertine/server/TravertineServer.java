@@ -56,7 +56,9 @@ public final class TravertineServer implements AutoCloseable {
     String url = "jdbc:travertine:" + config.dataDir();
     // The anchor keeps the engine (and its lock) open for the server's lifetime, and fails fast
     // if another process holds the data directory.
-    Connection anchor = DriverManager.getConnection(url);
+    java.util.Properties anchorProps = new java.util.Properties();
+    anchorProps.putAll(config.storage()); // the first connection opens the engine with them
+    Connection anchor = DriverManager.getConnection(url, anchorProps);
     Path realm = null;
     try {
       TravertineJdbcMeta meta = new TravertineJdbcMeta(url, config.sessionDefaults(), config.readOnlyUsers());

@@ -17,11 +17,15 @@ final class DatabaseRegistry {
 
   private static final Map<Path, Entry> OPEN = new HashMap<>();
 
-  static synchronized Database acquire(Path dir) throws IOException {
+  /**
+   * The database of a directory, opened by the first connection with its storage properties
+   * ({@code s3.*}, {@code hadoop.*}, {@code storage.*}); later connections share it as it is.
+   */
+  static synchronized Database acquire(Path dir, Map<String, String> storage) throws IOException {
     Path key = dir.toAbsolutePath().normalize();
     Entry e = OPEN.get(key);
     if (e == null || e.db().isClosed()) {
-      e = new Entry(Database.open(key, dev.travertine.calcite.SqlMutationCompiler.INSTANCE), 0);
+      e = new Entry(Database.open(key, dev.travertine.calcite.SqlMutationCompiler.INSTANCE, storage), 0);
     }
     OPEN.put(key, new Entry(e.db(), e.refs() + 1));
     return e.db();

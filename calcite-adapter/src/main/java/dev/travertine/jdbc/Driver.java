@@ -91,8 +91,14 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
         Properties p = ((CalciteConnection) connection).getProperties();
         String dir = p.getProperty(DATA_DIR);
         Database db;
+        java.util.Map<String, String> storage = new java.util.HashMap<>();
+        for (String k : p.stringPropertyNames()) {
+          if (k.startsWith("s3.") || k.startsWith("hadoop.") || k.startsWith("storage.")) {
+            storage.put(k, p.getProperty(k));
+          }
+        }
         try {
-          db = DatabaseRegistry.acquire(Path.of(dir));
+          db = DatabaseRegistry.acquire(Path.of(dir), storage);
         } catch (IOException | RuntimeException e) {
           throw new SQLException(e.getMessage(), e);
         }

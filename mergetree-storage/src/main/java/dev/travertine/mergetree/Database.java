@@ -2,10 +2,13 @@ package dev.travertine.mergetree;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.travertine.io.FileIO;
+import dev.travertine.io.FileIOs;
 import dev.travertine.io.local.LocalFileIO;
 import dev.travertine.mergetree.log.MetadataLog;
 import dev.travertine.mergetree.schema.Names;
 import dev.travertine.mergetree.schema.TableDefinition;
+import dev.travertine.mergetree.settings.Settings;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -74,6 +77,7 @@ public final class Database implements AutoCloseable {
   private final FileLock lock;
   private final EngineContext ctx;
   private final boolean ownsExecutors;
+  private final Map<String, String> storage;
   private final Map<String, MergeTreeTable> tables = new ConcurrentHashMap<>();
   private final dev.travertine.mergetree.query.QueryRegistry queries;
   private final Map<String, ViewDefinition> views = new ConcurrentHashMap<>();
@@ -81,7 +85,9 @@ public final class Database implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicLong catalogVersion = new java.util.concurrent.atomic.AtomicLong();
   private volatile boolean closed;
 
-  private Database(Path dir, EngineContext ctx, boolean ownsExecutors) throws IOException {
+  private Database(Path dir, EngineContext ctx, boolean ownsExecutors, Map<String, String> storage)
+      throws IOException {
+    this.storage = Map.copyOf(storage);
     this.dir = dir.toAbsolutePath().normalize();
     Files.createDirectories(this.dir);
     this.root = new LocalFileIO(this.dir);
@@ -106,12 +112,16 @@ public final class Database implements AutoCloseable {
 
   /** Opens a data directory with the engine's own executors and the system clock; no mutations. */
   public static Database open(Path dir) throws IOException {
-    return open(dir, dev.travertine.mergetree.mutation.MutationCompiler.NONE);
+    return open(dir, dev.travertine.mergetree.mutation.MutationCompiler.NONE, Map.of());
   }
 
-  /** Opens a data directory with the engine's own executors, the system clock and a mutation compiler. */
-  public static Database open(Path dir, dev.travertine.mergetree.mutation.MutationCompiler compiler)
-      throws IOException {
+  /**
+   * Opens a data directory with the engine's own executors, the system clock, a mutation compiler
+   * and the storage properties ({@code s3.*}, {@code hadoop.*}, and {@code storage.default}: the
+   * location of new tables without a {@code storage} setting).
+   */
+  public static Database open(Path dir, dev.travertine.mergetree.mutation.MutationCompiler compiler,
+      Map<String, String> storage) throws IOException {
     AtomicInteger n = new AtomicInteger();
     ThreadFactory bg = r -> {
       Thread t = new Thread(r, "travertine-background-" + n.incrementAndGet());
@@ -128,7 +138,7 @@ public final class Database implements AutoCloseable {
     ExecutorService pool = Executors.newCachedThreadPool(scan);
     EngineContext ctx = new EngineContext(Clock.systemUTC(), background, pool, new EngineEvents(), true, compiler);
     try {
-      Database db = open(dir, ctx, true);
+      Database db = open(dir, ctx, true, storage);
       background.scheduleWithFixedDelay(db::flushDueTables, 100, 100, TimeUnit.MILLISECONDS);
       return db;
     } catch (IOException | RuntimeException e) {
@@ -140,11 +150,17 @@ public final class Database implements AutoCloseable {
 
   /** Opens a data directory with injected clock and executors (tests drive background work). */
   public static Database open(Path dir, EngineContext ctx) throws IOException {
-    return open(dir, ctx, false);
+    return open(dir, ctx, false, Map.of());
   }
 
-  private static Database open(Path dir, EngineContext ctx, boolean owns) throws IOException {
-    Database db = new Database(dir, ctx, owns);
+  /** Opens a data directory with injected clock and executors and storage properties. */
+  public static Database open(Path dir, EngineContext ctx, Map<String, String> storage) throws IOException {
+    return open(dir, ctx, false, storage);
+  }
+
+  private static Database open(Path dir, EngineContext ctx, boolean owns, Map<String, String> storage)
+      throws IOException {
+    Database db = new Database(dir, ctx, owns, storage);
     try {
       db.load();
     } catch (IOException | RuntimeException e) {
@@ -199,7 +215,16 @@ public final class Database implements AutoCloseable {
 
   private MergeTreeTable openTable(String id, TableDefinition def) throws IOException {
     Path tableDir = dir.resolve("tables").resolve(id);
-    MergeTreeTable t = MergeTreeTable.open(id, def, new LocalFileIO(tableDir), tableDir.resolve("wal"), ctx);
+    String location = def.tableSettings().get(Settings.STORAGE);
+    FileIO io = location.isEmpty() ? new LocalFileIO(tableDir)
+        : FileIOs.open(FileIOs.child(location, "tables/" + id), storage);
+    MergeTreeTable t;
+    try {
+      t = MergeTreeTable.open(id, def, io, tableDir.resolve("wal"), ctx);
+    } catch (IOException | RuntimeException e) {
+      io.close();
+      throw e;
+    }
     t.scheduleMerges();
     t.scheduleMutations();
     return t;
@@ -271,6 +296,14 @@ public final class Database implements AutoCloseable {
         throw new IllegalArgumentException("Table " + def.name() + " already exists");
       }
       String id = UUID.randomUUID().toString();
+      String dflt = storage.getOrDefault("storage.default", "");
+      if (!dflt.isEmpty() && !def.settings().containsKey(Settings.STORAGE.name())) {
+        // Recorded in the table: later opens do not depend on the server's default.
+        Map<String, String> s = new java.util.LinkedHashMap<>(def.settings());
+        s.put(Settings.STORAGE.name(), dflt);
+        def = new TableDefinition(def.name(), def.schema(), def.orderBy(), def.partitionBy(), def.primaryKey(), s,
+            def.indexes());
+      }
       MergeTreeTable t = openTable(id, def);
       tables.put(def.name(), t);
       try {

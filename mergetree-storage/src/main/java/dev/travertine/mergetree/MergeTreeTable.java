@@ -1122,17 +1122,26 @@ public final class MergeTreeTable implements AutoCloseable {
   @Override
   public void close() throws IOException {
     closed = true;
-    wal.close();
+    try {
+      wal.close();
+    } finally {
+      io.close();
+    }
   }
 
   /** Closes and deletes all storage of the table (DROP TABLE). */
   public void drop() throws IOException {
     mergesStopped = true;
     waitForMerges();
-    close();
-    wal.clear();
-    io.deletePrefix("parts");
-    io.deletePrefix("log");
+    closed = true;
+    try {
+      wal.close();
+      wal.clear();
+      io.deletePrefix("parts");
+      io.deletePrefix("log");
+    } finally {
+      io.close();
+    }
   }
 
   /** Flushes the buffer so it need not be replayed (clean shutdown). */

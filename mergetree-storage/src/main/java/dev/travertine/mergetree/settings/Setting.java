@@ -28,6 +28,11 @@ public record Setting(String name, Type type, String defaultValue, Scope scope, 
     return new Setting(name, Type.CHOICE, def, scope, description, 0, 0, List.copyOf(choices));
   }
 
+  /** A storage location: empty (the data directory), s3://bucket/prefix, hdfs://host:port/path or file:/dir. */
+  public static Setting location(String name, Scope scope, String description) {
+    return new Setting(name, Type.STRING, "", scope, description, 0, 0, List.of());
+  }
+
   /** Returns the canonical form of a value or throws IllegalArgumentException saying why not. */
   public String normalize(String value) {
     if (value == null) {
@@ -66,6 +71,10 @@ public record Setting(String name, Type type, String defaultValue, Scope scope, 
         return lower;
       }
       default -> {
+        if (!v.isEmpty() && !(v.startsWith("s3://") || v.startsWith("hdfs://") || v.startsWith("file:/"))) {
+          throw new IllegalArgumentException("Invalid value for setting " + name + ": '" + value
+              + "' (expected s3://bucket/prefix, hdfs://host:port/path or file:/directory)");
+        }
         return v;
       }
     }

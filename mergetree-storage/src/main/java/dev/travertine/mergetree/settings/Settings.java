@@ -45,6 +45,10 @@ public final class Settings {
   public static final Setting FINISHED_MUTATIONS_TO_KEEP = Setting.uint("finished_mutations_to_keep", 100, 0,
       1L << 31, TABLE, "Finished mutations kept in the metadata log and system.mutations");
 
+  public static final Setting STORAGE = Setting.location("storage", TABLE,
+      "Where the table's parts and metadata log live: empty = the data directory, or s3://bucket/prefix,"
+          + " hdfs://host:port/path (the write-ahead log stays local)");
+
   // Session settings (SET k = v).
   public static final Setting MAX_THREADS = Setting.uint("max_threads", CORES, 1, 1024, SESSION,
       "Threads one query's scan uses");
@@ -65,7 +69,7 @@ public final class Settings {
     for (Setting s : List.of(INDEX_GRANULARITY, MAX_PARTS_TO_MERGE_AT_ONCE, MAX_BYTES_TO_MERGE_AT_MAX_SPACE,
         MERGE_SELECTOR_BASE, INSERT_BUFFER_MAX_ROWS, INSERT_BUFFER_MAX_BYTES, INSERT_BUFFER_FLUSH_MS,
         MIN_ROWS_FOR_DIRECT_PART, FSYNC_AFTER_INSERT, COMPRESSION, NUMBER_OF_MUTATIONS_TO_THROW,
-        FINISHED_MUTATIONS_TO_KEEP, MAX_THREADS, MAX_BLOCK_SIZE,
+        FINISHED_MUTATIONS_TO_KEEP, STORAGE, MAX_THREADS, MAX_BLOCK_SIZE,
         MAX_INSERT_BLOCK_SIZE, OPTIMIZE_READ_IN_ORDER, USE_PRIMARY_KEY, MUTATIONS_SYNC)) {
       ALL.put(s.name(), s);
     }
