@@ -19,6 +19,39 @@ class S3StorageTest extends StorageEndToEndTest {
     s3.close();
   }
 
+  private long requests(java.sql.Connection c) throws java.sql.SQLException {
+    return Long.parseLong(JdbcTestSupport.one(c, "SELECT \"value\" FROM system.events WHERE event = 'ReadRequests'"));
+  }
+
+  /** Trino's TestCacheFileSystemAccessOperations style: the exact requests of a point query, cold and warm. */
+  @org.junit.jupiter.api.Test
+  void pointQueryRequests() throws Exception {
+    String url = "jdbc:travertine:" + dir + ";" + String.join(";", properties().entrySet().stream()
+        .map(e -> e.getKey() + "=" + e.getValue()).toList());
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url)) {
+      JdbcTestSupport.exec(c, "CREATE TABLE p (id BIGINT NOT NULL, s VARCHAR) ORDER BY id "
+          + "SETTINGS storage = 's3://tables-bucket/requests', index_granularity = 1000");
+      JdbcTestSupport.exec(c, "INSERT INTO p SELECT number, 's' || CAST(number AS VARCHAR) FROM TABLE(numbers(200000))");
+      JdbcTestSupport.exec(c, "OPTIMIZE TABLE p FINAL");
+    }
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url)) { // reopened: nothing cached
+      JdbcTestSupport.exec(c, "SYSTEM STOP MERGES p");
+      String q = "SELECT s FROM p WHERE id = 123456";
+      long r0 = requests(c);
+      org.junit.jupiter.api.Assertions.assertEquals("s123456", JdbcTestSupport.one(c, q));
+      long cold = requests(c) - r0;
+      long r1 = requests(c);
+      org.junit.jupiter.api.Assertions.assertEquals("s123456", JdbcTestSupport.one(c, q));
+      long warm = requests(c) - r1;
+      // Cold: the part's tail (16 KiB: footer, granule index), then per query ORC reads the stripe
+      // footer (twice: planning and reading), the stripe's row index, and the data of the columns
+      // read (their ranges coalesced into one request).
+      org.junit.jupiter.api.Assertions.assertEquals(5, cold);
+      // Warm: the tail comes from the part's cache.
+      org.junit.jupiter.api.Assertions.assertEquals(4, warm);
+    }
+  }
+
   @Override
   protected String location() {
     return "s3://tables-bucket/warehouse";

@@ -18,6 +18,16 @@ public interface FileIO extends Closeable {
   /** Opens an existing object for positional reads. */
   InputFile newInputFile(String path);
 
+  /** Opens an existing object whose length is known (saves a metadata request on object stores). */
+  default InputFile newInputFile(String path, long length) {
+    return newInputFile(path);
+  }
+
+  /** Whether requests cost a network round trip (reads are then coalesced more aggressively). */
+  default boolean remote() {
+    return false;
+  }
+
   /** Prepares a new object; it becomes visible atomically when its stream is closed. */
   OutputFile newOutputFile(String path);
 

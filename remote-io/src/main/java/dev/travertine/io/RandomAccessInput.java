@@ -16,6 +16,22 @@ public interface RandomAccessInput extends Closeable {
    */
   void readFully(long position, byte[] buffer, int offset, int length) throws IOException;
 
+  /**
+   * Reads {@code length} bytes at {@code position} without blocking the caller: S3 issues the
+   * request asynchronously; other backends read on the shared {@link IoPool}.
+   */
+  default java.util.concurrent.CompletableFuture<byte[]> readAsync(long position, int length) {
+    return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      byte[] b = new byte[length];
+      try {
+        readFully(position, b, 0, length);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      return b;
+    }, IoPool.executor());
+  }
+
   /** Validates a positional read request against the object's length. */
   static void checkRange(long position, int offset, int length, byte[] buffer, long fileLength)
       throws IOException {

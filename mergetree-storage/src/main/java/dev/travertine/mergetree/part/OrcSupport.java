@@ -38,7 +38,19 @@ public final class OrcSupport {
 
   /** Opens a part's ORC file. */
   public static Reader openReader(FileIOFileSystem fs, String path, long length) throws IOException {
-    return OrcFile.createReader(FileIOFileSystem.toPath(path),
-        OrcFile.readerOptions(CONF).filesystem(fs).maxLength(length).useUTCTimestamp(true));
+    return openReader(fs, path, length, null);
+  }
+
+  /**
+   * Opens a part's ORC file; with its serialized tail (footer, metadata, postscript, cached from a
+   * first open) no request is made until rows are read.
+   */
+  public static Reader openReader(FileIOFileSystem fs, String path, long length, byte[] tail) throws IOException {
+    fs.knownLength(path, length);
+    OrcFile.ReaderOptions o = OrcFile.readerOptions(CONF).filesystem(fs).maxLength(length).useUTCTimestamp(true);
+    if (tail != null) {
+      o.orcTail(org.apache.orc.impl.ReaderImpl.extractFileTail(java.nio.ByteBuffer.wrap(tail), length, 0));
+    }
+    return OrcFile.createReader(FileIOFileSystem.toPath(path), o);
   }
 }

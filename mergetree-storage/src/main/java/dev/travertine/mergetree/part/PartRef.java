@@ -36,6 +36,7 @@ public final class PartRef {
     volatile GranuleIndex index;
     volatile TypeDescription fileSchema;
     volatile List<StripeInformation> stripes;
+    volatile byte[] tail;
     volatile ColumnMapping mapping;
 
     SharedFile(GranuleIndex index) {
@@ -79,9 +80,14 @@ public final class PartRef {
     merging = m;
   }
 
-  /** Opens the part's ORC file. */
+  /** Opens the part's ORC file (from the cached tail after the first time: no request until rows are read). */
   public Reader openReader() throws IOException {
-    return OrcSupport.openReader(fs, info.path(), info.bytesOnDisk());
+    byte[] tail = file.tail;
+    if (tail == null) {
+      loadFooter();
+      tail = file.tail;
+    }
+    return OrcSupport.openReader(fs, info.path(), info.bytesOnDisk(), tail);
   }
 
   /** The granule index, read from the file's footer the first time. */
@@ -122,10 +128,14 @@ public final class PartRef {
   /** Reads what the footer tells once: granule index, stripes, schema. */
   private void loadFooter() {
     synchronized (file) {
-      if (file.index != null && file.stripes != null && file.fileSchema != null) {
+      if (file.index != null && file.stripes != null && file.fileSchema != null && file.tail != null) {
         return;
       }
-      try (Reader r = openReader()) {
+      try (Reader r = OrcSupport.openReader(fs, info.path(), info.bytesOnDisk())) {
+        ByteBuffer t = r.getSerializedFileFooter();
+        byte[] tail = new byte[t.remaining()];
+        t.duplicate().get(tail);
+        file.tail = tail;
         if (file.index == null) {
           ByteBuffer bb = r.getMetadataValue(OrcSupport.GRANULE_INDEX_KEY);
           byte[] data = new byte[bb.remaining()];

@@ -61,10 +61,20 @@ public final class HadoopFileIO implements FileIO {
   }
 
   @Override
+  public boolean remote() {
+    return true;
+  }
+
+  @Override
   public InputFile newInputFile(String path) {
+    return newInputFile(path, -1);
+  }
+
+  @Override
+  public InputFile newInputFile(String path, long knownLength) {
     Path f = file(path);
     return new InputFile() {
-      private volatile long length = -1;
+      private volatile long length = knownLength;
 
       @Override
       public String path() {

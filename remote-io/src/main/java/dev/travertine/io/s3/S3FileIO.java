@@ -185,10 +185,20 @@ public final class S3FileIO implements FileIO {
   // ---------------------------------------------------------------- reads
 
   @Override
+  public boolean remote() {
+    return true;
+  }
+
+  @Override
   public InputFile newInputFile(String path) {
+    return newInputFile(path, -1);
+  }
+
+  @Override
+  public InputFile newInputFile(String path, long knownLength) {
     String key = key(path);
     return new InputFile() {
-      private volatile long length = -1;
+      private volatile long length = knownLength;
 
       @Override
       public String path() {
@@ -228,6 +238,25 @@ public final class S3FileIO implements FileIO {
           }
 
           @Override
+          public CompletableFuture<byte[]> readAsync(long position, int n) {
+            if (position < 0 || n < 0 || position + n > len) {
+              return CompletableFuture.failedFuture(new java.io.EOFException("Read past end of s3://" + bucket + "/"
+                  + key + ": " + position + " + " + n + " > " + len));
+            }
+            return readRange(key, position, n).handle((bytes, err) -> {
+              if (err != null) {
+                throw new java.io.UncheckedIOException(translate(err, "read", key));
+              }
+              byte[] data = bytes.asByteArrayUnsafe();
+              if (data.length != n) {
+                throw new java.io.UncheckedIOException(new IOException("Short read of s3://" + bucket + "/" + key
+                    + " at " + position + ": " + data.length + " of " + n + " bytes"));
+              }
+              return data;
+            });
+          }
+
+          @Override
           public void close() {}
         };
       }
@@ -236,6 +265,7 @@ public final class S3FileIO implements FileIO {
 
   /** One ranged GET (asynchronous): the unit of remote reading. */
   public CompletableFuture<ResponseBytes<GetObjectResponse>> readRange(String key, long position, int length) {
+    LOG.debug("GET s3://{}/{} bytes {}-{}", bucket, key, position, position + length - 1);
     IoStats.READ_REQUESTS.increment();
     IoStats.READ_BYTES.add(length);
     return client.getObject(r -> r.bucket(bucket).key(key).range("bytes=" + position + "-" + (position + length - 1)),
@@ -245,6 +275,7 @@ public final class S3FileIO implements FileIO {
   @Override
   public byte[] readAll(String path) throws IOException {
     String key = key(path);
+    LOG.debug("GET s3://{}/{}", bucket, key);
     IoStats.READ_REQUESTS.increment();
     byte[] data = await(client.getObject(r -> r.bucket(bucket).key(key), AsyncResponseTransformer.toBytes()),
         "read", key).asByteArray();
