@@ -49,7 +49,7 @@ public final class TravertineRuntime {
     }
     ScanRequest req = new ScanRequest(proj, filter, spec.limit(), spec.ordered(),
         (int) s.getLong(Settings.MAX_THREADS), (int) s.getLong(Settings.MAX_BLOCK_SIZE),
-        s.getBool(Settings.USE_PRIMARY_KEY));
+        s.getBool(Settings.USE_PRIMARY_KEY), dev.travertine.mergetree.scan.ReadSettings.of(s));
     return new AbstractEnumerable<Object>() {
       @Override public Enumerator<Object> enumerator() {
         dev.travertine.mergetree.query.QueryContext q = session.currentQuery();
@@ -132,7 +132,7 @@ public final class TravertineRuntime {
     } else {
       ScanRequest req = new ScanRequest(Aggregation.columnsRead(groupBy, aggs), filter, -1, false,
           (int) s.getLong(Settings.MAX_THREADS), (int) s.getLong(Settings.MAX_BLOCK_SIZE),
-          s.getBool(Settings.USE_PRIMARY_KEY));
+          s.getBool(Settings.USE_PRIMARY_KEY), dev.travertine.mergetree.scan.ReadSettings.of(s));
       Aggregation a = new Aggregation(table.definition().schema(), groupBy, aggs);
       dev.travertine.mergetree.query.QueryContext q = session.currentQuery();
       try (TableScanner scanner = TableScanner.open(snapshot, req, table.context())) {

@@ -52,6 +52,47 @@ class S3StorageTest extends StorageEndToEndTest {
     }
   }
 
+  private long event(java.sql.Connection c, String name) throws java.sql.SQLException {
+    return Long.parseLong(JdbcTestSupport.one(c, "SELECT coalesce(max(\"value\"), 0) FROM system.events WHERE event = '"
+        + name + "'"));
+  }
+
+  /** With one thread, each next part is opened and read while the current one is decoded. */
+  @org.junit.jupiter.api.Test
+  void sequentialScansPrefetchTheNextPart() throws Exception {
+    String url = "jdbc:travertine:" + dir + ";" + String.join(";", properties().entrySet().stream()
+        .map(e -> e.getKey() + "=" + e.getValue()).toList());
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url)) {
+      JdbcTestSupport.exec(c, "CREATE TABLE f (id BIGINT NOT NULL, v INTEGER) ORDER BY id "
+          + "SETTINGS storage = 's3://tables-bucket/prefetch', min_insert_rows_for_direct_part = 1");
+      JdbcTestSupport.exec(c, "SYSTEM STOP MERGES f");
+      for (int p = 0; p < 6; p++) {
+        JdbcTestSupport.exec(c, "INSERT INTO f SELECT number + " + (p * 50000) + ", CAST(MOD(number, 10) AS INTEGER)"
+            + " FROM TABLE(numbers(50000))");
+      }
+      JdbcTestSupport.exec(c, "SET max_threads = 1");
+      long p0 = event(c, "RemoteFSPrefetches");
+      long hit0 = event(c, "RemoteFSPrefetchedReads") + event(c, "RemoteFSUnprefetchedReads");
+      org.junit.jupiter.api.Assertions.assertEquals("300000, 1350000", JdbcTestSupport.one(c,
+          "SELECT count(v), sum(v) FROM f"));
+      org.junit.jupiter.api.Assertions.assertEquals(5, event(c, "RemoteFSPrefetches") - p0, "parts 2..6");
+      org.junit.jupiter.api.Assertions.assertEquals(5,
+          event(c, "RemoteFSPrefetchedReads") + event(c, "RemoteFSUnprefetchedReads") - hit0);
+      // Off: no prefetch, same answer.
+      JdbcTestSupport.exec(c, "SET remote_filesystem_read_prefetch = 0");
+      long p1 = event(c, "RemoteFSPrefetches");
+      org.junit.jupiter.api.Assertions.assertEquals("300000, 1350000", JdbcTestSupport.one(c,
+          "SELECT count(v), sum(v) FROM f"));
+      org.junit.jupiter.api.Assertions.assertEquals(p1, event(c, "RemoteFSPrefetches"));
+      // A memory budget smaller than a part: nothing is prefetched.
+      JdbcTestSupport.exec(c, "SET remote_filesystem_read_prefetch = 1");
+      JdbcTestSupport.exec(c, "SET filesystem_prefetch_max_memory_usage = 1000");
+      long skipped = event(c, "RemoteFSPrefetchesSkippedForMemory");
+      org.junit.jupiter.api.Assertions.assertEquals("300000", JdbcTestSupport.one(c, "SELECT count(v) FROM f"));
+      org.junit.jupiter.api.Assertions.assertEquals(5, event(c, "RemoteFSPrefetchesSkippedForMemory") - skipped);
+    }
+  }
+
   @Override
   protected String location() {
     return "s3://tables-bucket/warehouse";

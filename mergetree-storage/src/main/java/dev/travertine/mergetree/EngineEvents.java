@@ -19,6 +19,11 @@ public final class EngineEvents {
   public static final String BUFFER_FLUSHES = "InsertBufferFlush";
   public static final String WAL_RECORDS = "WalRecords";
   public static final String MUTATIONS = "Mutations";
+  public static final String PREFETCHES = "RemoteFSPrefetches";
+  public static final String PREFETCHED_READS = "RemoteFSPrefetchedReads";
+  public static final String UNPREFETCHED_READS = "RemoteFSUnprefetchedReads";
+  public static final String UNUSED_PREFETCH_BYTES = "RemoteFSUnusedPrefetchedBytes";
+  public static final String PREFETCHES_OVER_BUDGET = "RemoteFSPrefetchesSkippedForMemory";
   public static final String MUTATED_PARTS = "MutatedParts";
   public static final String MUTATED_ROWS = "MutatedRows";
   public static final String MUTATION_REVERSIONED_PARTS = "MutationReversionedParts";

@@ -1,5 +1,6 @@
 package dev.travertine.mergetree.part;
 
+import dev.travertine.io.hadoop.FileIOFileSystem;
 import dev.travertine.mergetree.block.Vectors;
 import dev.travertine.mergetree.schema.TableSchema;
 import dev.travertine.mergetree.schema.TypeKind;
@@ -34,6 +35,21 @@ public final class PartReader implements AutoCloseable {
    * restrict to a stripe range (length &lt; 0 = whole file).
    */
   public static PartReader open(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
+      String[] sargColumns, long offset, long length) throws IOException {
+    return open(part, schema, include, sarg, sargColumns, offset, length, null);
+  }
+
+  /** As above, with a query's remote read options (null: the storage's defaults). */
+  public static PartReader open(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
+      String[] sargColumns, long offset, long length, FileIOFileSystem.ReadOptions read) throws IOException {
+    if (read == null) {
+      return doOpen(part, schema, include, sarg, sargColumns, offset, length);
+    }
+    return FileIOFileSystem.withReadOptions(read,
+        () -> doOpen(part, schema, include, sarg, sargColumns, offset, length));
+  }
+
+  private static PartReader doOpen(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
       String[] sargColumns, long offset, long length) throws IOException {
     ColumnMapping mapping = part.mapping(schema);
     Reader reader = part.openReader();

@@ -162,6 +162,11 @@ public final class PartRef {
     return m;
   }
 
+  /** Whether the part lives on remote storage (S3, HDFS). */
+  public boolean remote() {
+    return io.remote();
+  }
+
   /** Takes a reference for a snapshot. */
   public void retain() {
     refs.incrementAndGet();

@@ -10,6 +10,13 @@ package dev.travertine.mergetree.scan;
  * @param maxThreads threads for an unordered scan
  * @param batchSize rows per batch read
  * @param usePruning use partition and granule statistics to skip data
+ * @param read how remote parts are read (prefetch, coalescing)
  */
 public record ScanRequest(int[] columns, Predicate filter, long limit, boolean ordered, int maxThreads,
-    int batchSize, boolean usePruning) {}
+    int batchSize, boolean usePruning, ReadSettings read) {
+
+  public ScanRequest(int[] columns, Predicate filter, long limit, boolean ordered, int maxThreads, int batchSize,
+      boolean usePruning) {
+    this(columns, filter, limit, ordered, maxThreads, batchSize, usePruning, ReadSettings.DEFAULT);
+  }
+}

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -58,6 +59,9 @@ public final class TableScanner implements AutoCloseable {
   /** A stream of batches from one task. */
   private interface Source extends AutoCloseable {
     ScanBatch next() throws IOException;
+
+    /** Starts reading ahead (remote parts): the next task of a thread, while it decodes this one. */
+    default void prefetch() {}
 
     @Override
     void close() throws IOException;
@@ -220,12 +224,42 @@ public final class TableScanner implements AutoCloseable {
     return new ScanBatch(cols, sel, m);
   }
 
+  /** Bytes all queries' prefetches may hold together (per server, on top of each query's budget). */
+  private static final long SERVER_PREFETCH_LIMIT = 4L << 30;
+  private static final AtomicLong SERVER_PREFETCHED = new AtomicLong();
+  private final AtomicLong queryPrefetched = new AtomicLong();
+
+  private boolean reserve(long bytes) {
+    if (queryPrefetched.addAndGet(bytes) > request.read().prefetchMaxBytes()) {
+      queryPrefetched.addAndGet(-bytes);
+      return false;
+    }
+    if (SERVER_PREFETCHED.addAndGet(bytes) > SERVER_PREFETCH_LIMIT) {
+      SERVER_PREFETCHED.addAndGet(-bytes);
+      queryPrefetched.addAndGet(-bytes);
+      return false;
+    }
+    return true;
+  }
+
+  private void unreserve(long bytes) {
+    queryPrefetched.addAndGet(-bytes);
+    SERVER_PREFETCHED.addAndGet(-bytes);
+  }
+
+  /** A part stripe opened (and its first batch read) ahead of use on the IO pool. */
+  private record Opened(PartReader rows, VectorizedRowBatch first) {}
+
   /** Reads one part (or one stripe of it). */
   private final class PartSource implements Source {
     private final ScanPlan.PartTask task;
     private final int stripe;
     private final List<CompiledMutation> mutations;
     private PartReader rows;
+    private VectorizedRowBatch pending;
+    private CompletableFuture<Opened> ahead;
+    private long reserved;
+    private boolean prefetchTried;
     private boolean done;
 
     PartSource(ScanPlan.PartTask task, int stripe) {
@@ -234,17 +268,13 @@ public final class TableScanner implements AutoCloseable {
       this.mutations = snapshot.pendingFor(task.part());
     }
 
-    private void open() throws IOException {
-      PartRef p = task.part();
-      try {
-        openReader(p);
-      } catch (IOException | RuntimeException e) {
-        throw new IOException("Cannot read part " + p.name() + " of table " + snapshot.definition().name()
-            + ": " + e.getMessage(), e);
-      }
+    private IOException failure(Throwable e) {
+      return new IOException("Cannot read part " + task.part().name() + " of table " + snapshot.definition().name()
+          + ": " + e.getMessage(), e);
     }
 
-    private void openReader(PartRef p) throws IOException {
+    private PartReader openReader() throws IOException {
+      PartRef p = task.part();
       long offset = 0;
       long length = -1;
       if (stripe >= 0) {
@@ -252,29 +282,101 @@ public final class TableScanner implements AutoCloseable {
         offset = si.getOffset();
         length = si.getLength();
       }
-      rows = PartReader.open(p, schema, include, task.granules() != null ? sarg : null, columnNames, offset, length);
+      ReadSettings r = request.read();
+      return PartReader.open(p, schema, include, task.granules() != null ? sarg : null, columnNames, offset, length,
+          new dev.travertine.io.hadoop.FileIOFileSystem.ReadOptions(r.coalesceDistance(), r.coalesceMaxBytes()));
     }
 
     @Override
-    public ScanBatch next() throws IOException {
+    public synchronized void prefetch() {
+      PartRef p = task.part();
+      if (prefetchTried || rows != null || done || !request.read().prefetch() || !p.remote()) {
+        return;
+      }
+      prefetchTried = true;
+      long bytes = stripe >= 0 ? p.stripes().get(stripe).getLength() : p.info().bytesOnDisk();
+      if (!reserve(bytes)) {
+        ctx.events().add(EngineEvents.PREFETCHES_OVER_BUDGET, 1);
+        return;
+      }
+      reserved = bytes;
+      ctx.events().add(EngineEvents.PREFETCHES, 1);
+      ahead = CompletableFuture.supplyAsync(() -> {
+        try {
+          PartReader r = openReader();
+          VectorizedRowBatch b = newReadBatch();
+          return new Opened(r, r.next(b) ? b : null);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }, dev.travertine.io.IoPool.executor());
+    }
+
+    @Override
+    public synchronized ScanBatch next() throws IOException {
       if (done) {
         return null;
       }
+      VectorizedRowBatch batch;
       if (rows == null) {
-        open();
+        if (ahead != null) {
+          ctx.events().add(ahead.isDone() ? EngineEvents.PREFETCHED_READS : EngineEvents.UNPREFETCHED_READS, 1);
+          Opened o;
+          try {
+            o = ahead.join();
+          } catch (java.util.concurrent.CompletionException e) {
+            throw failure(e.getCause() instanceof java.io.UncheckedIOException u ? u.getCause() : e.getCause());
+          } finally {
+            ahead = null;
+          }
+          rows = o.rows();
+          pending = o.first();
+          if (pending == null) {
+            done = true;
+            close();
+            return null;
+          }
+        } else {
+          try {
+            rows = openReader();
+          } catch (IOException | RuntimeException e) {
+            throw failure(e);
+          }
+        }
       }
-      VectorizedRowBatch batch = newReadBatch();
-      if (!rows.next(batch)) {
-        done = true;
-        close();
-        return null;
+      if (pending != null) {
+        batch = pending;
+        pending = null;
+      } else {
+        batch = newReadBatch();
+        if (!rows.next(batch)) {
+          done = true;
+          close();
+          return null;
+        }
       }
       rowsRead.addAndGet(batch.size);
       return filtered(batch.cols, batch.size, mutations);
     }
 
     @Override
-    public void close() throws IOException {
+    public synchronized void close() throws IOException {
+      if (ahead != null) {
+        // Prefetched but never used (LIMIT, an error): close it when it arrives.
+        ctx.events().add(EngineEvents.UNUSED_PREFETCH_BYTES, reserved);
+        ahead.thenAccept(o -> {
+          try {
+            o.rows().close();
+          } catch (IOException e) {
+            // nothing read from it
+          }
+        });
+        ahead = null;
+      }
+      if (reserved > 0) {
+        unreserve(reserved);
+        reserved = 0;
+      }
       if (rows != null) {
         rows.close();
         rows = null;
@@ -329,10 +431,14 @@ public final class TableScanner implements AutoCloseable {
     @Override
     public ScanBatch next() throws IOException {
       while (i < sources.size()) {
+        if (i + 1 < sources.size()) {
+          sources.get(i + 1).prefetch(); // the next task is fetched while this one is decoded
+        }
         ScanBatch b = sources.get(i).next();
         if (b != null) {
           return b;
         }
+        sources.get(i).close(); // release its buffers before the next prefetch
         i++;
       }
       return null;
@@ -379,6 +485,10 @@ public final class TableScanner implements AutoCloseable {
       try {
         Source s;
         while (!stop.get() && (s = todo.poll()) != null) {
+          Source next = todo.peek();
+          if (next != null) {
+            next.prefetch();
+          }
           try (Source src = s) {
             ScanBatch b;
             while (!stop.get() && (b = src.next()) != null) {
@@ -517,6 +627,7 @@ public final class TableScanner implements AutoCloseable {
       for (ScanPlan.PartTask t : plan.tasks()) {
         sources.add(new PartSource(t, -1));
       }
+      sources.forEach(Source::prefetch); // every part is read at once by the merge
       if (!snapshot.buffered().isEmpty()) {
         sources.add(sortedBuffer());
       }

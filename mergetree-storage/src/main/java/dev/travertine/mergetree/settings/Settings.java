@@ -60,6 +60,14 @@ public final class Settings {
       "ORDER BY a prefix of the sorting key reads parts in order instead of sorting");
   public static final Setting USE_PRIMARY_KEY = Setting.bool("use_index_for_pruning", true, SESSION,
       "Prune partitions and granules with min/max statistics");
+  public static final Setting REMOTE_READ_PREFETCH = Setting.bool("remote_filesystem_read_prefetch", true, SESSION,
+      "Scans of remote parts open (and read) the next part stripe while the current one is decoded");
+  public static final Setting REMOTE_READ_MIN_BYTES_FOR_SEEK = Setting.uint("remote_read_min_bytes_for_seek",
+      1 << 20, 0, 1L << 30, SESSION, "Remote reads: byte ranges closer than this are fetched by one request");
+  public static final Setting REMOTE_READ_MAX_COALESCED_BYTES = Setting.uint("remote_read_max_coalesced_bytes",
+      8 << 20, 4096, 1L << 30, SESSION, "Remote reads: no request is larger (large reads go out in parallel)");
+  public static final Setting PREFETCH_MAX_MEMORY = Setting.uint("filesystem_prefetch_max_memory_usage",
+      1L << 30, 0, 1L << 40, SESSION, "Bytes one query may hold in prefetched stripes");
   public static final Setting MUTATIONS_SYNC = Setting.uint("mutations_sync", 0, 0, 2, SESSION,
       "0: mutations return after recording (reads apply them at once); 1, 2: wait until parts are rewritten");
 
@@ -70,7 +78,8 @@ public final class Settings {
         MERGE_SELECTOR_BASE, INSERT_BUFFER_MAX_ROWS, INSERT_BUFFER_MAX_BYTES, INSERT_BUFFER_FLUSH_MS,
         MIN_ROWS_FOR_DIRECT_PART, FSYNC_AFTER_INSERT, COMPRESSION, NUMBER_OF_MUTATIONS_TO_THROW,
         FINISHED_MUTATIONS_TO_KEEP, STORAGE, MAX_THREADS, MAX_BLOCK_SIZE,
-        MAX_INSERT_BLOCK_SIZE, OPTIMIZE_READ_IN_ORDER, USE_PRIMARY_KEY, MUTATIONS_SYNC)) {
+        MAX_INSERT_BLOCK_SIZE, OPTIMIZE_READ_IN_ORDER, USE_PRIMARY_KEY, REMOTE_READ_PREFETCH,
+        REMOTE_READ_MIN_BYTES_FOR_SEEK, REMOTE_READ_MAX_COALESCED_BYTES, PREFETCH_MAX_MEMORY, MUTATIONS_SYNC)) {
       ALL.put(s.name(), s);
     }
   }

@@ -92,6 +92,30 @@ public final class FileIOFileSystem extends FileSystem {
   }
 
   private volatile ReadOptions readOptions;
+  private static final ThreadLocal<ReadOptions> QUERY_OPTIONS = new ThreadLocal<>();
+
+  /** An action that may fail with an IOException. */
+  public interface IoCallable<T> {
+    T call() throws IOException;
+  }
+
+  /**
+   * Runs {@code action} with a query's read options: streams opened by this thread during it
+   * (ORC opens them while creating readers) coalesce with these instead of the file system's.
+   */
+  public static <T> T withReadOptions(ReadOptions options, IoCallable<T> action) throws IOException {
+    ReadOptions old = QUERY_OPTIONS.get();
+    QUERY_OPTIONS.set(options);
+    try {
+      return action.call();
+    } finally {
+      if (old == null) {
+        QUERY_OPTIONS.remove();
+      } else {
+        QUERY_OPTIONS.set(old);
+      }
+    }
+  }
   private final java.util.Map<String, Long> lengths = new java.util.concurrent.ConcurrentHashMap<>();
 
   public ReadOptions readOptions() {
@@ -120,7 +144,8 @@ public final class FileIOFileSystem extends FileSystem {
     } catch (java.nio.file.NoSuchFileException e) {
       throw new FileNotFoundException(rel);
     }
-    return new FSDataInputStream(new PositionalInputStream(in, readOptions));
+    ReadOptions q = QUERY_OPTIONS.get();
+    return new FSDataInputStream(new PositionalInputStream(in, q != null && io.remote() ? q : readOptions));
   }
 
   @Override
