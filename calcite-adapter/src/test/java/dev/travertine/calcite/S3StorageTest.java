@@ -93,6 +93,33 @@ class S3StorageTest extends StorageEndToEndTest {
     }
   }
 
+  /** The same table life when a fifth of all S3 requests fail (503 or reset): retries keep it right. */
+  @org.junit.jupiter.api.Test
+  void sqlStaysRightWhenRequestsFail() throws Exception {
+    java.util.Map<String, String> p = new java.util.TreeMap<>(properties());
+    p.put("s3.test.failure_rate", "0.2");
+    p.put("s3.retry_base_delay_ms", "5");
+    p.put("s3.max_attempts", "10");
+    String url = "jdbc:travertine:" + dir + ";" + String.join(";", p.entrySet().stream()
+        .map(e -> e.getKey() + "=" + e.getValue()).toList());
+    long injected = dev.travertine.io.s3.FaultInjectingHttpClient.INJECTED.get();
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url)) {
+      JdbcTestSupport.exec(c, "CREATE TABLE x (id BIGINT NOT NULL, v INTEGER) ORDER BY id "
+          + "SETTINGS storage = 's3://tables-bucket/faulty', min_insert_rows_for_direct_part = 1");
+      for (int i = 0; i < 4; i++) {
+        JdbcTestSupport.exec(c, "INSERT INTO x SELECT number + " + (i * 10000) + ", CAST(MOD(number, 10) AS INTEGER)"
+            + " FROM TABLE(numbers(10000))");
+      }
+      JdbcTestSupport.exec(c, "OPTIMIZE TABLE x FINAL");
+      JdbcTestSupport.exec(c, "SET mutations_sync = 1");
+      org.junit.jupiter.api.Assertions.assertEquals(4000, JdbcTestSupport.update(c, "DELETE FROM x WHERE v = 3"));
+      org.junit.jupiter.api.Assertions.assertEquals("36000, 168000, 719988000",
+          JdbcTestSupport.one(c, "SELECT count(*), sum(v), sum(id) FROM x"));
+      org.junit.jupiter.api.Assertions.assertEquals("12345, 5", JdbcTestSupport.one(c, "SELECT id, v FROM x WHERE id = 12345"));
+    }
+    org.junit.jupiter.api.Assertions.assertTrue(dev.travertine.io.s3.FaultInjectingHttpClient.INJECTED.get() > injected);
+  }
+
   @Override
   protected String location() {
     return "s3://tables-bucket/warehouse";

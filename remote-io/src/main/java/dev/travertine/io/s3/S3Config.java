@@ -10,12 +10,16 @@ import java.util.Map;
  * (default false; true for most S3-compatible servers), {@code s3.access_key_id} and
  * {@code s3.secret_access_key} (default: the SDK's default credential chain),
  * {@code s3.max_attempts} (default 5: retries with backoff for throttling, 5xx and resets),
+ * {@code s3.retry_base_delay_ms} (default 100: the first backoff, doubling up to 20 s, jittered),
  * {@code s3.request_timeout_ms} (default 60000, per attempt), {@code s3.connect_timeout_ms}
  * (default 5000), {@code s3.max_connections} (default 64), {@code s3.multipart_part_size}
- * (default 8 MiB; larger objects are written by multipart upload).
+ * (default 8 MiB; larger objects are written by multipart upload). For tests and benchmarks:
+ * {@code s3.test.latency_ms} and {@code s3.test.failure_rate} put a {@link FaultInjectingHttpClient}
+ * under the client.
  */
 public record S3Config(URI endpoint, String region, boolean pathStyle, String accessKeyId, String secretAccessKey,
-    int maxAttempts, Duration requestTimeout, Duration connectTimeout, int maxConnections, int partSize) {
+    int maxAttempts, Duration requestTimeout, Duration connectTimeout, int maxConnections, int partSize,
+    long testLatencyMillis, double testFailureRate, long testSeed, Duration retryBaseDelay) {
 
   public static final S3Config DEFAULT = fromProperties(Map.of());
 
@@ -32,6 +36,10 @@ public record S3Config(URI endpoint, String region, boolean pathStyle, String ac
         Integer.parseInt(p.getOrDefault("s3.max_attempts", "5")),
         Duration.ofMillis(Long.parseLong(p.getOrDefault("s3.request_timeout_ms", "60000"))),
         Duration.ofMillis(Long.parseLong(p.getOrDefault("s3.connect_timeout_ms", "5000"))),
-        Integer.parseInt(p.getOrDefault("s3.max_connections", "64")), partSize);
+        Integer.parseInt(p.getOrDefault("s3.max_connections", "64")), partSize,
+        Long.parseLong(p.getOrDefault("s3.test.latency_ms", "0")),
+        Double.parseDouble(p.getOrDefault("s3.test.failure_rate", "0")),
+        Long.parseLong(p.getOrDefault("s3.test.seed", "1")),
+        Duration.ofMillis(Long.parseLong(p.getOrDefault("s3.retry_base_delay_ms", "100"))));
   }
 }

@@ -32,7 +32,9 @@ import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
+import java.time.Duration;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
@@ -63,6 +65,8 @@ public final class S3FileIO implements FileIO {
   private final String prefix; // "" or "a/b" (no slashes at either end)
   private final int partSize;
 
+  private AutoCloseable transport; // the HTTP client when we built it (the SDK does not close a given one)
+
   public S3FileIO(S3AsyncClient client, boolean ownsClient, String bucket, String prefix, int partSize) {
     this.client = client;
     this.ownsClient = ownsClient;
@@ -76,11 +80,14 @@ public final class S3FileIO implements FileIO {
     if (!"s3".equals(uri.getScheme()) || uri.getHost() == null) {
       throw new IllegalArgumentException("Invalid S3 location " + uri + " (expected s3://bucket/prefix)");
     }
-    return new S3FileIO(client(config), true, uri.getHost(), uri.getPath(), config.partSize());
+    var http = httpClient(config);
+    S3FileIO io = new S3FileIO(client(config, http), true, uri.getHost(), uri.getPath(), config.partSize());
+    io.transport = http;
+    return io;
   }
 
-  /** An async client for a configuration (one per FileIO; they are cheap to share across tables). */
-  public static S3AsyncClient client(S3Config c) {
+  /** An async client for a configuration over the given HTTP client. */
+  public static S3AsyncClient client(S3Config c, software.amazon.awssdk.http.async.SdkAsyncHttpClient http) {
     AwsCredentialsProvider credentials = c.accessKeyId() != null
         ? StaticCredentialsProvider.create(AwsBasicCredentials.create(c.accessKeyId(), c.secretAccessKey()))
         : DefaultCredentialsProvider.builder().build();
@@ -90,16 +97,28 @@ public final class S3FileIO implements FileIO {
         .forcePathStyle(c.pathStyle())
         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-        .httpClientBuilder(NettyNioAsyncHttpClient.builder()
-            .maxConcurrency(c.maxConnections())
-            .connectionTimeout(c.connectTimeout()))
+        .httpClient(http)
         .overrideConfiguration(o -> o
-            .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(c.maxAttempts()).build())
+            .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(c.maxAttempts())
+                .backoffStrategy(BackoffStrategy.exponentialDelay(c.retryBaseDelay(), Duration.ofSeconds(20)))
+                .throttlingBackoffStrategy(BackoffStrategy.exponentialDelay(c.retryBaseDelay().multipliedBy(5),
+                    Duration.ofSeconds(20)))
+                .circuitBreakerEnabled(false) // every request gets its attempts, however many others failed
+                .build())
             .apiCallAttemptTimeout(c.requestTimeout()));
     if (c.endpoint() != null) {
       b.endpointOverride(c.endpoint());
     }
     return b.build();
+  }
+
+  private static software.amazon.awssdk.http.async.SdkAsyncHttpClient httpClient(S3Config c) {
+    var netty = NettyNioAsyncHttpClient.builder().maxConcurrency(c.maxConnections())
+        .connectionTimeout(c.connectTimeout()).build();
+    if (c.testLatencyMillis() > 0 || c.testFailureRate() > 0) {
+      return new FaultInjectingHttpClient(netty, c.testLatencyMillis(), c.testFailureRate(), c.testSeed());
+    }
+    return netty;
   }
 
   private static String trim(String p) {
@@ -506,6 +525,13 @@ public final class S3FileIO implements FileIO {
   public void close() {
     if (ownsClient) {
       client.close();
+      if (transport != null) {
+        try {
+          transport.close();
+        } catch (Exception e) {
+          LOG.debug("Closing the HTTP client: {}", e.toString());
+        }
+      }
     }
   }
 }

@@ -1,0 +1,111 @@
+package dev.travertine.io.s3;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.random.RandomGenerator;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+import software.amazon.awssdk.http.SdkHttpFullResponse;
+import software.amazon.awssdk.http.async.AsyncExecuteRequest;
+import software.amazon.awssdk.http.async.SdkAsyncHttpClient;
+
+/**
+ * A transport between the S3 client and the network that adds latency to every request and fails
+ * a fraction of them — half with HTTP 503 "SlowDown", half with a connection reset — below the
+ * SDK's retries, as a real network and service would. For tests and benchmarks only
+ * ({@code s3.test.latency_ms}, {@code s3.test.failure_rate}, {@code s3.test.seed}).
+ */
+public final class FaultInjectingHttpClient implements SdkAsyncHttpClient {
+  /** Faults injected by all instances (tests compare it with what succeeded). */
+  public static final AtomicLong INJECTED = new AtomicLong();
+
+  private static final ScheduledExecutorService DELAY = Executors.newScheduledThreadPool(2, r -> {
+    Thread t = new Thread(r, "travertine-s3-latency");
+    t.setDaemon(true);
+    return t;
+  });
+
+  private final SdkAsyncHttpClient delegate;
+  private final long latencyMillis;
+  private final double failureRate;
+  private final RandomGenerator random;
+
+  public FaultInjectingHttpClient(SdkAsyncHttpClient delegate, long latencyMillis, double failureRate, long seed) {
+    this.delegate = delegate;
+    this.latencyMillis = latencyMillis;
+    this.failureRate = failureRate;
+    this.random = new java.util.SplittableRandom(seed);
+  }
+
+  private synchronized double next() {
+    return random.nextDouble();
+  }
+
+  @Override
+  public CompletableFuture<Void> execute(AsyncExecuteRequest request) {
+    double r = next();
+    if (latencyMillis <= 0) {
+      return run(request, r);
+    }
+    CompletableFuture<Void> out = new CompletableFuture<>();
+    DELAY.schedule(() -> run(request, r).whenComplete((v, e) -> {
+      if (e != null) {
+        out.completeExceptionally(e);
+      } else {
+        out.complete(v);
+      }
+    }), latencyMillis, TimeUnit.MILLISECONDS);
+    return out;
+  }
+
+  private CompletableFuture<Void> run(AsyncExecuteRequest request, double r) {
+    if (r >= failureRate) {
+      return delegate.execute(request);
+    }
+    INJECTED.incrementAndGet();
+    if (r < failureRate / 2) {
+      request.responseHandler().onHeaders(SdkHttpFullResponse.builder().statusCode(503)
+          .putHeader("Content-Type", "application/xml").build());
+      byte[] body = ("<Error><Code>SlowDown</Code><Message>Please reduce your request rate (injected)</Message>"
+          + "</Error>").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      request.responseHandler().onStream(subscriber -> emit(subscriber, body));
+      return CompletableFuture.completedFuture(null);
+    }
+    IOException reset = new IOException("Connection reset (injected)");
+    request.responseHandler().onError(reset);
+    return CompletableFuture.failedFuture(reset);
+  }
+
+  private static void emit(Subscriber<? super ByteBuffer> s, byte[] body) {
+    s.onSubscribe(new Subscription() {
+      private boolean sent;
+
+      @Override
+      public void request(long n) {
+        if (!sent && n > 0) {
+          sent = true;
+          s.onNext(ByteBuffer.wrap(body));
+          s.onComplete();
+        }
+      }
+
+      @Override
+      public void cancel() {}
+    });
+  }
+
+  @Override
+  public String clientName() {
+    return "FaultInjecting(" + delegate.clientName() + ")";
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}
