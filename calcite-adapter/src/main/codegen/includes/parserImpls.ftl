@@ -520,7 +520,7 @@ void TvColumnAction(List<SqlAlterTableColumns.Action> actions) :
 {
     (
         <ADD> { s = span(); kind = SqlAlterTableColumns.Kind.ADD; } [ <COLUMN> ]
-        [ <IF> <NOT> <EXISTS> { ifExists = true; } ]
+        [ LOOKAHEAD(3) <IF> <NOT> <EXISTS> { ifExists = true; } ]
         name = SimpleIdentifier() type = DataType()
         (
             <NOT> <NULL> { nullable = false; }
@@ -536,15 +536,15 @@ void TvColumnAction(List<SqlAlterTableColumns.Action> actions) :
         ]
     |
         <DROP> { s = span(); kind = SqlAlterTableColumns.Kind.DROP; } [ <COLUMN> ]
-        [ <IF> <EXISTS> { ifExists = true; } ]
+        [ LOOKAHEAD(2) <IF> <EXISTS> { ifExists = true; } ]
         name = SimpleIdentifier()
     |
         <RENAME> { s = span(); kind = SqlAlterTableColumns.Kind.RENAME; } [ <COLUMN> ]
-        [ <IF> <EXISTS> { ifExists = true; } ]
+        [ LOOKAHEAD(2) <IF> <EXISTS> { ifExists = true; } ]
         name = SimpleIdentifier() <TO> other = SimpleIdentifier()
     |
         <MODIFY> { s = span(); kind = SqlAlterTableColumns.Kind.MODIFY; } [ <COLUMN> ]
-        [ <IF> <EXISTS> { ifExists = true; } ]
+        [ LOOKAHEAD(2) <IF> <EXISTS> { ifExists = true; } ]
         name = SimpleIdentifier() type = DataType()
         (
             <NOT> <NULL> { nullable = false; }

@@ -13,10 +13,12 @@ public final class IoStats {
   public static final LongAdder READ_REQUESTS = new LongAdder();
   public static final LongAdder READ_BYTES = new LongAdder();
   public static final LongAdder WRITE_BYTES = new LongAdder();
+  /** S3 request attempts beyond the first of each call (throttling, 5xx, resets, timeouts). */
+  public static final LongAdder RETRIES = new LongAdder();
 
   /** Current values by ClickHouse-like event name. */
   public static Map<String, Long> snapshot() {
     return Map.of("ReadRequests", READ_REQUESTS.sum(), "ReadBytes", READ_BYTES.sum(),
-        "WriteBytes", WRITE_BYTES.sum());
+        "WriteBytes", WRITE_BYTES.sum(), "S3RequestRetries", RETRIES.sum());
   }
 }

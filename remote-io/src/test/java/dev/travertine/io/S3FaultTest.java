@@ -46,6 +46,7 @@ class S3FaultTest {
   @Test
   void retriesHideTransientFailuresAndDataStaysRight() throws Exception {
     long before = FaultInjectingHttpClient.INJECTED.get();
+    long retries = IoStats.RETRIES.sum();
     Random rnd = new Random(3);
     try (FileIO io = faulty(0.33, 12)) {
       byte[] big = new byte[11 << 20]; // multipart: 3 parts
@@ -74,7 +75,9 @@ class S3FaultTest {
       }
       assertArrayEquals(big, io.readAll("big.bin"));
     }
-    assertTrue(FaultInjectingHttpClient.INJECTED.get() - before > 10, "faults were injected");
+    long injected = FaultInjectingHttpClient.INJECTED.get() - before;
+    assertTrue(injected > 10, "faults were injected");
+    assertEquals(injected, IoStats.RETRIES.sum() - retries, "each injected fault cost one retry");
   }
 
   @Test

@@ -413,7 +413,8 @@ public final class TableScanner implements AutoCloseable {
 
   private Producer unordered() {
     int threads = Math.max(1, request.maxThreads());
-    List<Source> sources = allSources(threads > 1);
+    // One task per stripe also for a single thread when prefetching, so there is a next task to fetch.
+    List<Source> sources = allSources(threads > 1 || request.read().prefetch());
     if (threads == 1 || sources.size() <= 1) {
       return new SequentialProducer(sources);
     }

@@ -105,6 +105,7 @@ public final class S3FileIO implements FileIO {
                     Duration.ofSeconds(20)))
                 .circuitBreakerEnabled(false) // every request gets its attempts, however many others failed
                 .build())
+            .addExecutionInterceptor(new RetryCounter())
             .apiCallAttemptTimeout(c.requestTimeout()));
     if (c.endpoint() != null) {
       b.endpointOverride(c.endpoint());
@@ -119,6 +120,21 @@ public final class S3FileIO implements FileIO {
       return new FaultInjectingHttpClient(netty, c.testLatencyMillis(), c.testFailureRate(), c.testSeed());
     }
     return netty;
+  }
+
+  /** Counts attempts after the first of each call (system.events S3RequestRetries). */
+  private static final class RetryCounter implements software.amazon.awssdk.core.interceptor.ExecutionInterceptor {
+    private static final software.amazon.awssdk.core.interceptor.ExecutionAttribute<Boolean> SENT =
+        new software.amazon.awssdk.core.interceptor.ExecutionAttribute<>("travertine.sent");
+
+    @Override
+    public void beforeTransmission(software.amazon.awssdk.core.interceptor.Context.BeforeTransmission context,
+        software.amazon.awssdk.core.interceptor.ExecutionAttributes attributes) {
+      if (attributes.getAttribute(SENT) != null) {
+        IoStats.RETRIES.increment();
+      }
+      attributes.putAttribute(SENT, Boolean.TRUE);
+    }
   }
 
   private static String trim(String p) {
