@@ -49,6 +49,18 @@ class S3StorageTest extends StorageEndToEndTest {
       org.junit.jupiter.api.Assertions.assertEquals(5, cold);
       // Warm: the tail comes from the part's cache.
       org.junit.jupiter.api.Assertions.assertEquals(4, warm);
+      // With the segment cache: the first run reads 1 MiB segments, the second is served from memory.
+      JdbcTestSupport.exec(c, "SET enable_filesystem_cache = 1");
+      long r2 = requests(c);
+      long hits = Long.parseLong(JdbcTestSupport.one(c,
+          "SELECT \"value\" FROM system.events WHERE event = 'CachedReadBufferCacheHits'"));
+      org.junit.jupiter.api.Assertions.assertEquals("s123456", JdbcTestSupport.one(c, q));
+      org.junit.jupiter.api.Assertions.assertTrue(requests(c) - r2 >= 1);
+      long r3 = requests(c);
+      org.junit.jupiter.api.Assertions.assertEquals("s123456", JdbcTestSupport.one(c, q));
+      org.junit.jupiter.api.Assertions.assertEquals(0, requests(c) - r3, "served from the cache");
+      org.junit.jupiter.api.Assertions.assertTrue(Long.parseLong(JdbcTestSupport.one(c,
+          "SELECT \"value\" FROM system.events WHERE event = 'CachedReadBufferCacheHits'")) > hits);
     }
   }
 

@@ -88,6 +88,9 @@ public final class Database implements AutoCloseable {
   private Database(Path dir, EngineContext ctx, boolean ownsExecutors, Map<String, String> storage)
       throws IOException {
     this.storage = Map.copyOf(storage);
+    if (storage.containsKey("storage.cache_max_bytes")) {
+      dev.travertine.io.read.SegmentCache.configure(Long.parseLong(storage.get("storage.cache_max_bytes")));
+    }
     this.dir = dir.toAbsolutePath().normalize();
     Files.createDirectories(this.dir);
     this.root = new LocalFileIO(this.dir);

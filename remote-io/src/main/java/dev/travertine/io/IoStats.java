@@ -15,10 +15,14 @@ public final class IoStats {
   public static final LongAdder WRITE_BYTES = new LongAdder();
   /** S3 request attempts beyond the first of each call (throttling, 5xx, resets, timeouts). */
   public static final LongAdder RETRIES = new LongAdder();
+  /** Segments of remote objects found in (or missing from) the in-memory cache. */
+  public static final LongAdder CACHE_HITS = new LongAdder();
+  public static final LongAdder CACHE_MISSES = new LongAdder();
 
   /** Current values by ClickHouse-like event name. */
   public static Map<String, Long> snapshot() {
     return Map.of("ReadRequests", READ_REQUESTS.sum(), "ReadBytes", READ_BYTES.sum(),
-        "WriteBytes", WRITE_BYTES.sum(), "S3RequestRetries", RETRIES.sum());
+        "WriteBytes", WRITE_BYTES.sum(), "S3RequestRetries", RETRIES.sum(),
+        "CachedReadBufferCacheHits", CACHE_HITS.sum(), "CachedReadBufferCacheMisses", CACHE_MISSES.sum());
   }
 }

@@ -68,6 +68,8 @@ public final class Settings {
       8 << 20, 4096, 1L << 30, SESSION, "Remote reads: no request is larger (large reads go out in parallel)");
   public static final Setting PREFETCH_MAX_MEMORY = Setting.uint("filesystem_prefetch_max_memory_usage",
       1L << 30, 0, 1L << 40, SESSION, "Bytes one query may hold in prefetched stripes");
+  public static final Setting ENABLE_FILESYSTEM_CACHE = Setting.bool("enable_filesystem_cache", false, SESSION,
+      "Remote reads go through the in-memory segment cache (1 MiB segments, storage.cache_max_bytes per server)");
   public static final Setting MUTATIONS_SYNC = Setting.uint("mutations_sync", 0, 0, 2, SESSION,
       "0: mutations return after recording (reads apply them at once); 1, 2: wait until parts are rewritten");
 
@@ -79,7 +81,8 @@ public final class Settings {
         MIN_ROWS_FOR_DIRECT_PART, FSYNC_AFTER_INSERT, COMPRESSION, NUMBER_OF_MUTATIONS_TO_THROW,
         FINISHED_MUTATIONS_TO_KEEP, STORAGE, MAX_THREADS, MAX_BLOCK_SIZE,
         MAX_INSERT_BLOCK_SIZE, OPTIMIZE_READ_IN_ORDER, USE_PRIMARY_KEY, REMOTE_READ_PREFETCH,
-        REMOTE_READ_MIN_BYTES_FOR_SEEK, REMOTE_READ_MAX_COALESCED_BYTES, PREFETCH_MAX_MEMORY, MUTATIONS_SYNC)) {
+        REMOTE_READ_MIN_BYTES_FOR_SEEK, REMOTE_READ_MAX_COALESCED_BYTES, PREFETCH_MAX_MEMORY, ENABLE_FILESYSTEM_CACHE,
+        MUTATIONS_SYNC)) {
       ALL.put(s.name(), s);
     }
   }

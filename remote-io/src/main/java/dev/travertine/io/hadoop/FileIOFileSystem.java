@@ -16,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
 import dev.travertine.io.read.RangeCoalescer;
+import dev.travertine.io.read.SegmentCache;
 import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -84,11 +85,15 @@ public final class FileIOFileSystem extends FileSystem {
    * ranges closer than {@code maxGap} share a request, no request exceeds {@code maxFetch}, and
    * the requests go out concurrently.
    */
-  public record ReadOptions(long maxGap, int maxFetch) {
+  public record ReadOptions(long maxGap, int maxFetch, boolean cache) {
     /** Object stores and HDFS: a round trip costs more than reading a megabyte more (Trino's defaults). */
-    public static final ReadOptions REMOTE = new ReadOptions(1 << 20, 8 << 20);
+    public static final ReadOptions REMOTE = new ReadOptions(1 << 20, 8 << 20, false);
     /** Local disk: merge only small holes. */
-    public static final ReadOptions LOCAL = new ReadOptions(8 << 10, 8 << 20);
+    public static final ReadOptions LOCAL = new ReadOptions(8 << 10, 8 << 20, false);
+
+    public ReadOptions(long maxGap, int maxFetch) {
+      this(maxGap, maxFetch, false);
+    }
   }
 
   private volatile ReadOptions readOptions;
@@ -145,7 +150,8 @@ public final class FileIOFileSystem extends FileSystem {
       throw new FileNotFoundException(rel);
     }
     ReadOptions q = QUERY_OPTIONS.get();
-    return new FSDataInputStream(new PositionalInputStream(in, q != null && io.remote() ? q : readOptions));
+    return new FSDataInputStream(new PositionalInputStream(in, q != null && io.remote() ? q : readOptions,
+        io.location() + "/" + rel));
   }
 
   @Override
@@ -241,11 +247,86 @@ public final class FileIOFileSystem extends FileSystem {
     private final byte[] one = new byte[1];
 
     private final ReadOptions options;
+    private final String object;
 
-    PositionalInputStream(RandomAccessInput in, ReadOptions options) throws IOException {
+    PositionalInputStream(RandomAccessInput in, ReadOptions options, String object) throws IOException {
       this.in = in;
       this.length = in.length();
       this.options = options;
+      this.object = object;
+    }
+
+    /**
+     * With the segment cache: every range is served from aligned 1 MiB segments; cached ones cost
+     * nothing, missing ones are fetched as contiguous runs (capped, concurrent) and kept.
+     */
+    private void readVectoredCached(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate) {
+      SegmentCache cache = SegmentCache.shared();
+      int seg = SegmentCache.SEGMENT;
+      java.util.TreeMap<Long, CompletableFuture<byte[]>> segments = new java.util.TreeMap<>();
+      for (FileRange r : ranges) {
+        if (r.getLength() == 0) {
+          continue;
+        }
+        for (long s = r.getOffset() / seg; s <= (r.getOffset() + r.getLength() - 1) / seg; s++) {
+          segments.putIfAbsent(s, null);
+        }
+      }
+      List<Long> missing = new ArrayList<>();
+      for (Long s : segments.keySet()) {
+        byte[] b = cache.get(new SegmentCache.Key(object, s));
+        if (b != null) {
+          segments.put(s, CompletableFuture.completedFuture(b));
+        } else {
+          missing.add(s);
+        }
+      }
+      int perFetch = Math.max(1, options.maxFetch() / seg);
+      for (int i = 0; i < missing.size(); ) {
+        int j = i + 1;
+        while (j < missing.size() && missing.get(j) == missing.get(j - 1) + 1 && j - i < perFetch) {
+          j++;
+        }
+        long start = missing.get(i) * seg;
+        long end = Math.min(length, (missing.get(j - 1) + 1) * seg);
+        CompletableFuture<byte[]> fetch = in.readAsync(start, (int) (end - start));
+        for (int k = i; k < j; k++) {
+          long s = missing.get(k);
+          segments.put(s, fetch.thenApply(bytes -> {
+            int from = (int) (s * seg - start);
+            byte[] part = java.util.Arrays.copyOfRange(bytes, from, (int) Math.min(bytes.length, from + (long) seg));
+            cache.put(new SegmentCache.Key(object, s), part);
+            return part;
+          }));
+        }
+        i = j;
+      }
+      for (FileRange r : ranges) {
+        long off = r.getOffset();
+        int len = r.getLength();
+        List<Long> mine = new ArrayList<>();
+        if (len > 0) {
+          for (long s = off / seg; s <= (off + len - 1) / seg; s++) {
+            mine.add(s);
+          }
+        }
+        CompletableFuture<?>[] deps = mine.stream().map(segments::get).toArray(CompletableFuture[]::new);
+        r.setData(CompletableFuture.allOf(deps).thenApply(v -> {
+          ByteBuffer out = allocate.apply(len);
+          int base = out.position();
+          for (long s : mine) {
+            byte[] bytes = segments.get(s).join();
+            long segStart = s * seg;
+            long from = Math.max(segStart, off);
+            long to = Math.min(segStart + bytes.length, off + len);
+            out.position(base + (int) (from - off));
+            out.put(bytes, (int) (from - segStart), (int) (to - from));
+          }
+          out.position(base);
+          out.limit(base + len);
+          return out;
+        }));
+      }
     }
 
     /**
@@ -261,6 +342,10 @@ public final class FileIOFileSystem extends FileSystem {
               + " > " + length);
         }
         rs.add(new RangeCoalescer.Range(r.getOffset(), r.getLength()));
+      }
+      if (options.cache()) {
+        readVectoredCached(ranges, allocate);
+        return;
       }
       List<RangeCoalescer.Fetch> fetches = RangeCoalescer.coalesce(rs, options.maxGap(), options.maxFetch());
       List<CompletableFuture<byte[]>> data = new ArrayList<>(fetches.size());
@@ -333,12 +418,23 @@ public final class FileIOFileSystem extends FileSystem {
         return len == 0 ? 0 : -1;
       }
       int n = (int) Math.min(len, length - position);
-      in.readFully(position, buffer, offset, n);
+      readFully(position, buffer, offset, n);
       return n;
     }
 
     @Override
     public void readFully(long position, byte[] buffer, int offset, int len) throws IOException {
+      if (options.cache() && len > 0) {
+        FileRange r = FileRange.createFileRange(position, len);
+        readVectoredCached(List.of(r), ByteBuffer::allocate);
+        try {
+          r.getData().join().get(buffer, offset, len);
+        } catch (java.util.concurrent.CompletionException e) {
+          throw e.getCause() instanceof java.io.UncheckedIOException u ? u.getCause()
+              : new IOException(e.getCause());
+        }
+        return;
+      }
       in.readFully(position, buffer, offset, len);
     }
 
