@@ -71,6 +71,9 @@ public final class TravertineSchema extends AbstractSchema {
   @Override protected Multimap<String, Function> getFunctionMultimap() {
     ImmutableMultimap.Builder<String, Function> b = ImmutableMultimap.builder();
     b.put("numbers", TableFunctionImpl.create(NumbersTableFunction.class, "numbers"));
+    for (String scheme : List.of("file", "s3", "hdfs")) {
+      b.put(scheme, OrcFilesTable.macro(session, scheme));
+    }
     SchemaPlus p = plus;
     if (p != null) {
       for (var v : session.database().views()) {

@@ -249,6 +249,11 @@ public final class Database implements AutoCloseable {
         .writeValueAsBytes(new Catalog(ts, vs)));
   }
 
+  /** The storage properties the database was opened with (s3.*, hadoop.*, storage.*). */
+  public Map<String, String> storageProperties() {
+    return storage;
+  }
+
   public Path directory() {
     return dir;
   }

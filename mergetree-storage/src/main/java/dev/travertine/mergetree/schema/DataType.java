@@ -48,6 +48,26 @@ public record DataType(TypeKind kind, int precision, int scale) {
     };
   }
 
+  /** The column type that reads an ORC type (plain ORC files), or a clear error for nested types. */
+  public static DataType fromOrc(TypeDescription t) {
+    return switch (t.getCategory()) {
+      case BOOLEAN -> of(TypeKind.BOOLEAN);
+      case BYTE -> of(TypeKind.TINYINT);
+      case SHORT -> of(TypeKind.SMALLINT);
+      case INT -> of(TypeKind.INTEGER);
+      case LONG -> of(TypeKind.BIGINT);
+      case FLOAT -> of(TypeKind.REAL);
+      case DOUBLE -> of(TypeKind.DOUBLE);
+      case DECIMAL -> decimal(t.getPrecision(), t.getScale());
+      case STRING -> varchar(-1);
+      case VARCHAR -> varchar(t.getMaxLength());
+      case CHAR -> new DataType(TypeKind.CHAR, t.getMaxLength(), -1);
+      case DATE -> of(TypeKind.DATE);
+      case TIMESTAMP, TIMESTAMP_INSTANT -> of(TypeKind.TIMESTAMP);
+      default -> throw new IllegalArgumentException("Unsupported ORC type " + t + " (supported: scalar types)");
+    };
+  }
+
   @Override
   public String toString() {
     return switch (kind) {
