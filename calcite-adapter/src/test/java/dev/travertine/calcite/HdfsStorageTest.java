@@ -23,6 +23,18 @@ class HdfsStorageTest extends StorageEndToEndTest {
     hdfs.close();
   }
 
+  @org.junit.jupiter.api.Test
+  void hdfsTableFunction() throws Exception {
+    try (dev.travertine.io.FileIO io = dev.travertine.io.FileIOs.open(hdfs.uri() + "/files", Map.of())) {
+      PlainOrcFiles.write(io, "day=1/a.orc", 0, 700);
+      PlainOrcFiles.write(io, "day=2/b.orc", 700, 300);
+    }
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:travertine:" + dir)) {
+      org.junit.jupiter.api.Assertions.assertEquals("1000, 499500", JdbcTestSupport.one(c,
+          "SELECT count(*), sum(id) FROM TABLE(hdfs('" + hdfs.uri() + "/files/day=*/*.orc'))"));
+    }
+  }
+
   @Override
   protected String location() {
     return hdfs.uri() + "/warehouse";

@@ -10,20 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.travertine.io.FileIO;
 import dev.travertine.io.FileIOs;
 import dev.travertine.io.S3ProxyFixture;
-import dev.travertine.io.hadoop.FileIOFileSystem;
-import dev.travertine.mergetree.part.OrcSupport;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Map;
-import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
-import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
-import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
-import org.apache.orc.OrcFile;
-import org.apache.orc.TypeDescription;
-import org.apache.orc.Writer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,28 +35,6 @@ class OrcFilesTableTest {
     s3.close();
   }
 
-  /** Writes {@code rows} rows (id = from.., name = 'n' || id) as a plain ORC file. */
-  private static void orcFile(FileIO io, String path, long from, int rows) throws Exception {
-    TypeDescription schema = TypeDescription.fromString("struct<id:bigint,name:string>");
-    FileIOFileSystem fs = OrcSupport.fileSystem(io);
-    try (Writer w = OrcFile.createWriter(FileIOFileSystem.toPath(path), OrcFile.writerOptions(OrcSupport.conf())
-        .fileSystem(fs).setSchema(schema))) {
-      VectorizedRowBatch b = schema.createRowBatch();
-      for (int i = 0; i < rows; i++) {
-        int r = b.size++;
-        ((LongColumnVector) b.cols[0]).vector[r] = from + i;
-        ((BytesColumnVector) b.cols[1]).setVal(r, ("n" + (from + i)).getBytes(StandardCharsets.UTF_8));
-        if (b.size == b.getMaxSize()) {
-          w.addRowBatch(b);
-          b.reset();
-        }
-      }
-      if (b.size > 0) {
-        w.addRowBatch(b);
-      }
-    }
-  }
-
   private Connection connect() throws SQLException {
     StringBuilder url = new StringBuilder("jdbc:travertine:" + dir);
     s3.properties().forEach((k, v) -> url.append(';').append(k).append('=').append(v));
@@ -76,9 +45,9 @@ class OrcFilesTableTest {
   void localFilesUnderUserFiles() throws Exception {
     try (FileIO io = FileIOs.open(dir.resolve("user_files").toString(), Map.of())) {
       for (int i = 0; i < 3; i++) {
-        orcFile(io, "logs/part-" + i + ".orc", i * 1000L, 1000);
+        PlainOrcFiles.write(io, "logs/part-" + i + ".orc", i * 1000L, 1000);
       }
-      orcFile(io, "logs/other.txt.orc", 99_000, 5);
+      PlainOrcFiles.write(io, "logs/other.txt.orc", 99_000, 5);
     }
     try (Connection c = connect()) {
       assertEquals("3000, 4498500", one(c, "SELECT count(*), sum(id) FROM TABLE(file('logs/part-*.orc'))"));
@@ -97,9 +66,9 @@ class OrcFilesTableTest {
   @Test
   void s3FilesWithGlobs() throws Exception {
     try (FileIO io = FileIOs.open("s3://files-bucket/events", s3.properties())) {
-      orcFile(io, "2024-01/a.orc", 0, 500);
-      orcFile(io, "2024-02/b.orc", 500, 500);
-      orcFile(io, "2025-01/c.orc", 1000, 500);
+      PlainOrcFiles.write(io, "2024-01/a.orc", 0, 500);
+      PlainOrcFiles.write(io, "2024-02/b.orc", 500, 500);
+      PlainOrcFiles.write(io, "2025-01/c.orc", 1000, 500);
     }
     try (Connection c = connect()) {
       assertEquals("1500", one(c, "SELECT count(*) FROM TABLE(s3('s3://files-bucket/events/**.orc'))"));

@@ -43,7 +43,7 @@ public final class HadoopFileIO implements FileIO {
     try {
       this.fs = FileSystem.newInstance(location, conf);
       this.fc = FileContext.getFileContext(location, conf);
-      this.root = new Path(location);
+      this.root = new Path(location.getPath() == null || location.getPath().isEmpty() ? location.resolve("/") : location);
       fs.mkdirs(root);
     } catch (IOException e) {
       throw new IllegalArgumentException("Cannot open " + location + ": " + e.getMessage()
