@@ -40,22 +40,22 @@ public final class FoundationBench {
       String strings = "SELECT number, CAST(MOD(number, 100) AS INTEGER), number * 0.5, "
           + "'s' || CAST(MOD(number, 1000) AS VARCHAR), "
           + "TIMESTAMPADD(DAY, CAST(MOD(number, 365) AS INTEGER), DATE '2020-01-01') FROM TABLE(numbers(%d))";
-      exec(c, "CREATE TABLE warmup " + columns);
-      exec(c, "INSERT INTO warmup " + String.format(cheap, 1_000_000));
-      exec(c, "INSERT INTO warmup " + String.format(strings, 1_000_000));
-      exec(c, "DROP TABLE warmup");
-      exec(c, "CREATE TABLE bench " + columns);
+      BenchSql.exec(c, "CREATE TABLE warmup " + columns);
+      BenchSql.exec(c, "INSERT INTO warmup " + String.format(cheap, 1_000_000));
+      BenchSql.exec(c, "INSERT INTO warmup " + String.format(strings, 1_000_000));
+      BenchSql.exec(c, "DROP TABLE warmup");
+      BenchSql.exec(c, "CREATE TABLE bench " + columns);
       long t0 = System.nanoTime();
-      exec(c, "INSERT INTO bench " + String.format(cheap, rows));
+      BenchSql.exec(c, "INSERT INTO bench " + String.format(cheap, rows));
       report("insert_select", rows, System.nanoTime() - t0);
-      exec(c, "CREATE TABLE bench_strings " + columns);
+      BenchSql.exec(c, "CREATE TABLE bench_strings " + columns);
       long stringRows = Math.min(rows, 2_000_000);
       t0 = System.nanoTime();
-      exec(c, "INSERT INTO bench_strings " + String.format(strings, stringRows));
+      BenchSql.exec(c, "INSERT INTO bench_strings " + String.format(strings, stringRows));
       report("insert_select_string_building", stringRows, System.nanoTime() - t0);
-      exec(c, "DROP TABLE bench_strings");
+      BenchSql.exec(c, "DROP TABLE bench_strings");
       t0 = System.nanoTime();
-      exec(c, "OPTIMIZE TABLE bench FINAL");
+      BenchSql.exec(c, "OPTIMIZE TABLE bench FINAL");
       report("optimize_final", rows, System.nanoTime() - t0);
 
       query(c, "count", "SELECT count(*) FROM bench", rows);
@@ -85,7 +85,7 @@ public final class FoundationBench {
       System.out.printf(Locale.ROOT, "point_query_ms (same SQL: cached plan) median=%.2f p90=%.2f%n",
           times[25] / 1e6, times[45] / 1e6);
 
-      exec(c, "CREATE TABLE batch (k BIGINT, v VARCHAR, x DOUBLE) ORDER BY k");
+      BenchSql.exec(c, "CREATE TABLE batch (k BIGINT, v VARCHAR, x DOUBLE) ORDER BY k");
       t0 = System.nanoTime();
       try (PreparedStatement ps = c.prepareStatement("INSERT INTO batch VALUES (?, ?, ?)")) {
         int inBatch = 0;
@@ -106,7 +106,7 @@ public final class FoundationBench {
       report("jdbc_batch_insert", batchRows, System.nanoTime() - t0);
       check(c, "SELECT count(*) FROM batch", batchRows);
 
-      exec(c, "CREATE TABLE single (k BIGINT, v VARCHAR) ORDER BY k");
+      BenchSql.exec(c, "CREATE TABLE single (k BIGINT, v VARCHAR) ORDER BY k");
       t0 = System.nanoTime();
       try (Statement s = c.createStatement()) {
         for (int i = 0; i < single; i++) {
@@ -117,7 +117,7 @@ public final class FoundationBench {
       System.out.printf(Locale.ROOT, "single_row_inserts count=%d total_s=%.2f per_insert_ms=%.3f%n", single,
           ns / 1e9, ns / 1e6 / single);
       check(c, "SELECT count(*) FROM single", single);
-      exec(c, "SYSTEM FLUSH");
+      BenchSql.exec(c, "SYSTEM FLUSH");
       Thread.sleep(2000); // let background merges run
       System.out.println("single_row_inserts active_parts=" + scalar(c,
           "SELECT count(*) FROM system.parts WHERE \"table\" = 'single'"));
@@ -141,11 +141,6 @@ public final class FoundationBench {
         rows / (ns / 1e9));
   }
 
-  private static void exec(Connection c, String sql) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      s.execute(sql);
-    }
-  }
 
   private static String scalar(Connection c, String sql) throws SQLException {
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {

@@ -48,33 +48,33 @@ public final class MutationBench {
     long perPartition = rows / 10;
     try (Connection c = DriverManager.getConnection(url)) {
       for (String t : List.of("a", "b", "c")) {
-        exec(c, "CREATE TABLE " + t + " (id BIGINT NOT NULL, v INTEGER, s VARCHAR) ORDER BY id "
+        BenchSql.exec(c, "CREATE TABLE " + t + " (id BIGINT NOT NULL, v INTEGER, s VARCHAR) ORDER BY id "
             + "PARTITION BY intDiv(id, " + perPartition + ") SETTINGS finished_mutations_to_keep = 1000");
       }
-      exec(c, "INSERT INTO a " + rowsSql(0, rows));
-      exec(c, "INSERT INTO b " + rowsSql(0, rows));
-      exec(c, "OPTIMIZE TABLE a FINAL");
-      exec(c, "OPTIMIZE TABLE b FINAL");
-      exec(c, "SET mutations_sync = 1");
+      BenchSql.exec(c, "INSERT INTO a " + rowsSql(0, rows));
+      BenchSql.exec(c, "INSERT INTO b " + rowsSql(0, rows));
+      BenchSql.exec(c, "OPTIMIZE TABLE a FINAL");
+      BenchSql.exec(c, "OPTIMIZE TABLE b FINAL");
+      BenchSql.exec(c, "SET mutations_sync = 1");
       long t0 = System.nanoTime();
       for (int i = 0; i < 200; i++) {
-        exec(c, "ALTER TABLE b UPDATE v = 0 WHERE id < -" + (i + 1)); // matches nothing: parts only re-versioned
+        BenchSql.exec(c, "ALTER TABLE b UPDATE v = 0 WHERE id < -" + (i + 1)); // matches nothing: parts only re-versioned
       }
       System.out.printf(Locale.ROOT, "finished_mutations_setup: 200 mutations in %.1f s%n",
           (System.nanoTime() - t0) / 1e9);
       // c: the last partition first, then 5 mutations on it, then the rest (newer than the mutations).
-      exec(c, "SET mutations_sync = 0");
-      exec(c, "SYSTEM STOP MERGES c");
-      exec(c, "INSERT INTO c " + rowsSql(rows - perPartition, perPartition));
+      BenchSql.exec(c, "SET mutations_sync = 0");
+      BenchSql.exec(c, "SYSTEM STOP MERGES c");
+      BenchSql.exec(c, "INSERT INTO c " + rowsSql(rows - perPartition, perPartition));
       for (int i = 0; i < 5; i++) {
-        exec(c, "ALTER TABLE c UPDATE v = v + 1 WHERE id >= " + (rows - perPartition));
+        BenchSql.exec(c, "ALTER TABLE c UPDATE v = v + 1 WHERE id >= " + (rows - perPartition));
       }
-      exec(c, "INSERT INTO c " + rowsSql(0, rows - perPartition));
+      BenchSql.exec(c, "INSERT INTO c " + rowsSql(0, rows - perPartition));
       // Merges stay stopped on c (so the worker leaves the last partition pending); OPTIMIZE FINAL
       // still merges partitions of several parts, and the last one has a single part.
-      exec(c, "OPTIMIZE TABLE c FINAL");
-      System.out.println("pending: " + one(c, "SELECT count(*) FROM system.mutations WHERE \"table\" = 'c'"
-          + " AND NOT is_done") + " in c, finished: " + one(c, "SELECT count(*) FROM system.mutations WHERE"
+      BenchSql.exec(c, "OPTIMIZE TABLE c FINAL");
+      System.out.println("pending: " + BenchSql.one(c, "SELECT count(*) FROM system.mutations WHERE \"table\" = 'c'"
+          + " AND NOT is_done") + " in c, finished: " + BenchSql.one(c, "SELECT count(*) FROM system.mutations WHERE"
           + " \"table\" = 'b' AND is_done") + " in b");
     }
     long lo = rows / 4;
@@ -108,16 +108,16 @@ public final class MutationBench {
       }
     }
     try (Connection c = DriverManager.getConnection(url)) {
-      exec(c, "SET mutations_sync = 1");
+      BenchSql.exec(c, "SET mutations_sync = 1");
       long t0 = System.nanoTime();
-      exec(c, "ALTER TABLE a UPDATE v = v + 1 WHERE id >= 0");
+      BenchSql.exec(c, "ALTER TABLE a UPDATE v = v + 1 WHERE id >= 0");
       double s = (System.nanoTime() - t0) / 1e9;
       System.out.printf(Locale.ROOT, "rewrite_update_all: %,d rows in %.2f s = %,.0f rows/s%n", rows, s, rows / s);
       t0 = System.nanoTime();
-      exec(c, "DELETE FROM a WHERE MOD(id, 10) = 0");
+      BenchSql.exec(c, "DELETE FROM a WHERE MOD(id, 10) = 0");
       s = (System.nanoTime() - t0) / 1e9;
       System.out.printf(Locale.ROOT, "rewrite_delete_10pct: %,d rows in %.2f s = %,.0f rows/s%n", rows, s, rows / s);
-      System.out.println("check: " + one(c, "SELECT count(*) FROM a"));
+      System.out.println("check: " + BenchSql.one(c, "SELECT count(*) FROM a"));
     }
   }
 
@@ -180,16 +180,5 @@ public final class MutationBench {
     return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
   }
 
-  private static void exec(Connection c, String sql) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      s.execute(sql);
-    }
-  }
 
-  private static String one(Connection c, String sql) throws SQLException {
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      return rs.getString(1);
-    }
-  }
 }

@@ -38,16 +38,16 @@ public final class RemoteBench {
           + "MOD(number * 2246822519, 1000003) * 0.001, 'k' || CAST(MOD(number * 3266489917, 1000000007) AS VARCHAR)"
           + " || '-' || CAST(MOD(number * 668265263, 998244353) AS VARCHAR) FROM TABLE(numbers(" + rows + "))";
       try (Connection c = connect(dir.resolve("load"), props)) {
-        exec(c, "CREATE TABLE on_s3 " + columns + " SETTINGS storage = 's3://bench-bucket/warehouse'");
-        exec(c, "CREATE TABLE on_disk " + columns);
+        BenchSql.exec(c, "CREATE TABLE on_s3 " + columns + " SETTINGS storage = 's3://bench-bucket/warehouse'");
+        BenchSql.exec(c, "CREATE TABLE on_disk " + columns);
         long t0 = System.nanoTime();
-        exec(c, "INSERT INTO on_s3 " + select);
-        exec(c, "INSERT INTO on_disk SELECT * FROM on_s3");
-        exec(c, "OPTIMIZE TABLE on_s3 FINAL");
-        exec(c, "OPTIMIZE TABLE on_disk FINAL");
+        BenchSql.exec(c, "INSERT INTO on_s3 " + select);
+        BenchSql.exec(c, "INSERT INTO on_disk SELECT * FROM on_s3");
+        BenchSql.exec(c, "OPTIMIZE TABLE on_s3 FINAL");
+        BenchSql.exec(c, "OPTIMIZE TABLE on_disk FINAL");
         System.out.printf(Locale.ROOT, "# loaded %,d rows twice in %.1f s; remote table %,d bytes in %s parts%n", rows,
-            (System.nanoTime() - t0) / 1e9, Long.parseLong(one(c, "SELECT sum(bytes_on_disk) FROM system.parts WHERE"
-                + " \"table\" = 'on_s3'")), one(c, "SELECT count(*) FROM system.parts WHERE \"table\" = 'on_s3'"));
+            (System.nanoTime() - t0) / 1e9, Long.parseLong(BenchSql.one(c, "SELECT sum(bytes_on_disk) FROM system.parts WHERE"
+                + " \"table\" = 'on_s3'")), BenchSql.one(c, "SELECT count(*) FROM system.parts WHERE \"table\" = 'on_s3'"));
       }
       props.put("s3.test.latency_ms", Integer.toString(latency));
       System.out.printf(Locale.ROOT, "# %d ms injected per S3 request, %d cores, best of %d runs%n", latency,
@@ -62,22 +62,22 @@ public final class RemoteBench {
           configs.add(new String[] {"on_disk", threads, "1"});
         }
         for (String[] cfg : configs) {
-          exec(c, "SET max_threads = " + cfg[1]);
-          exec(c, "SET remote_filesystem_read_prefetch = " + cfg[2]);
+          BenchSql.exec(c, "SET max_threads = " + cfg[1]);
+          BenchSql.exec(c, "SET remote_filesystem_read_prefetch = " + cfg[2]);
           double best = Double.MAX_VALUE;
           long requests = 0;
           long bytes = 0;
           String result = null;
           for (int r = 0; r < runs; r++) {
-            long q0 = event(c, "ReadRequests");
-            long b0 = event(c, "ReadBytes");
+            long q0 = BenchSql.event(c, "ReadRequests");
+            long b0 = BenchSql.event(c, "ReadBytes");
             long t0 = System.nanoTime();
-            result = one(c, String.format(query, cfg[0]));
+            result = BenchSql.one(c, String.format(query, cfg[0]));
             double s = (System.nanoTime() - t0) / 1e9;
             if (s < best) {
               best = s;
-              requests = event(c, "ReadRequests") - q0;
-              bytes = event(c, "ReadBytes") - b0;
+              requests = BenchSql.event(c, "ReadRequests") - q0;
+              bytes = BenchSql.event(c, "ReadBytes") - b0;
             }
           }
           if (expected == null) {
@@ -118,25 +118,6 @@ public final class RemoteBench {
     return DriverManager.getConnection(url.toString());
   }
 
-  private static long event(Connection c, String name) throws SQLException {
-    return Long.parseLong(one(c, "SELECT coalesce(max(\"value\"), 0) FROM system.events WHERE event = '" + name
-        + "'"));
-  }
 
-  private static void exec(Connection c, String sql) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      s.execute(sql);
-    }
-  }
 
-  private static String one(Connection c, String sql) throws SQLException {
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      StringBuilder sb = new StringBuilder();
-      for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-        sb.append(i > 1 ? ", " : "").append(rs.getString(i));
-      }
-      return sb.toString();
-    }
-  }
 }

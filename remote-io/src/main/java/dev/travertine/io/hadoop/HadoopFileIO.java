@@ -6,6 +6,7 @@ import dev.travertine.io.InputFile;
 import dev.travertine.io.IoStats;
 import dev.travertine.io.OutputFile;
 import dev.travertine.io.RandomAccessInput;
+import dev.travertine.io.SizedInputFile;
 import dev.travertine.io.StoragePaths;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -73,25 +74,14 @@ public final class HadoopFileIO implements FileIO {
   @Override
   public InputFile newInputFile(String path, long knownLength) {
     Path f = file(path);
-    return new InputFile() {
-      private volatile long length = knownLength;
-
+    return new SizedInputFile(path, knownLength) {
       @Override
-      public String path() {
-        return path;
+      protected long fetchLength() throws IOException {
+        return fs.getFileStatus(f).getLen();
       }
 
       @Override
-      public long length() throws IOException {
-        if (length < 0) {
-          length = fs.getFileStatus(f).getLen();
-        }
-        return length;
-      }
-
-      @Override
-      public RandomAccessInput open() throws IOException {
-        long len = length();
+      protected RandomAccessInput open(long len) throws IOException {
         FSDataInputStream in = fs.open(f);
         return new RandomAccessInput() {
           @Override

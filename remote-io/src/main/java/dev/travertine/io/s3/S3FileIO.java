@@ -6,6 +6,7 @@ import dev.travertine.io.InputFile;
 import dev.travertine.io.IoStats;
 import dev.travertine.io.OutputFile;
 import dev.travertine.io.RandomAccessInput;
+import dev.travertine.io.SizedInputFile;
 import dev.travertine.io.StoragePaths;
 import java.io.ByteArrayOutputStream;
 import java.io.FileNotFoundException;
@@ -232,25 +233,14 @@ public final class S3FileIO implements FileIO {
   @Override
   public InputFile newInputFile(String path, long knownLength) {
     String key = key(path);
-    return new InputFile() {
-      private volatile long length = knownLength;
-
+    return new SizedInputFile(path, knownLength) {
       @Override
-      public String path() {
-        return path;
+      protected long fetchLength() throws IOException {
+        return await(client.headObject(r -> r.bucket(bucket).key(key)), "read", key).contentLength();
       }
 
       @Override
-      public long length() throws IOException {
-        if (length < 0) {
-          length = await(client.headObject(r -> r.bucket(bucket).key(key)), "read", key).contentLength();
-        }
-        return length;
-      }
-
-      @Override
-      public RandomAccessInput open() throws IOException {
-        long len = length();
+      protected RandomAccessInput open(long len) {
         return new RandomAccessInput() {
           @Override
           public long length() {
