@@ -13,11 +13,12 @@ import org.reactivestreams.Subscription;
 import software.amazon.awssdk.http.SdkHttpFullResponse;
 import software.amazon.awssdk.http.async.AsyncExecuteRequest;
 import software.amazon.awssdk.http.async.SdkAsyncHttpClient;
+import software.amazon.awssdk.http.async.SdkAsyncHttpResponseHandler;
 
 /**
  * A transport between the S3 client and the network that adds latency to every request and fails
- * a fraction of them — half with HTTP 503 "SlowDown", half with a connection reset — below the
- * SDK's retries, as a real network and service would. For tests and benchmarks only
+ * a fraction of them — a third each with HTTP 503 "SlowDown", a connection reset, and (GETs) a
+ * body cut short — below the SDK's retries, as a real network and service would. For tests and benchmarks only
  * ({@code s3.test.latency_ms}, {@code s3.test.failure_rate}, {@code s3.test.seed}).
  */
 public final class FaultInjectingHttpClient implements SdkAsyncHttpClient {
@@ -68,7 +69,10 @@ public final class FaultInjectingHttpClient implements SdkAsyncHttpClient {
       return delegate.execute(request);
     }
     INJECTED.incrementAndGet();
-    if (r < failureRate / 2) {
+    if (r >= failureRate * 2 / 3 && request.request().method() == software.amazon.awssdk.http.SdkHttpMethod.GET) {
+      return delegate.execute(truncated(request)); // a body cut short: the connection dropped mid-response
+    }
+    if (r < failureRate / 3) {
       request.responseHandler().onHeaders(SdkHttpFullResponse.builder().statusCode(503)
           .putHeader("Content-Type", "application/xml").build());
       byte[] body = ("<Error><Code>SlowDown</Code><Message>Please reduce your request rate (injected)</Message>"
@@ -79,6 +83,68 @@ public final class FaultInjectingHttpClient implements SdkAsyncHttpClient {
     IOException reset = new IOException("Connection reset (injected)");
     request.responseHandler().onError(reset);
     return CompletableFuture.failedFuture(reset);
+  }
+
+  /** The same request, whose response body ends after half of its first chunk. */
+  private static AsyncExecuteRequest truncated(AsyncExecuteRequest request) {
+    SdkAsyncHttpResponseHandler h = request.responseHandler();
+    SdkAsyncHttpResponseHandler cut = new SdkAsyncHttpResponseHandler() {
+      @Override
+      public void onHeaders(software.amazon.awssdk.http.SdkHttpResponse headers) {
+        h.onHeaders(headers);
+      }
+
+      @Override
+      public void onStream(org.reactivestreams.Publisher<ByteBuffer> stream) {
+        h.onStream(subscriber -> stream.subscribe(new Subscriber<ByteBuffer>() {
+          private Subscription upstream;
+          private boolean done;
+
+          @Override
+          public void onSubscribe(Subscription s) {
+            upstream = s;
+            subscriber.onSubscribe(s);
+          }
+
+          @Override
+          public void onNext(ByteBuffer b) {
+            if (done) {
+              return;
+            }
+            done = true;
+            ByteBuffer part = b.duplicate();
+            part.limit(part.position() + part.remaining() / 2);
+            subscriber.onNext(part);
+            upstream.cancel();
+            subscriber.onComplete();
+          }
+
+          @Override
+          public void onError(Throwable t) {
+            if (!done) {
+              subscriber.onError(t);
+            }
+          }
+
+          @Override
+          public void onComplete() {
+            if (!done) {
+              subscriber.onComplete();
+            }
+          }
+        }));
+      }
+
+      @Override
+      public void onError(Throwable error) {
+        h.onError(error);
+      }
+    };
+    AsyncExecuteRequest.Builder b = AsyncExecuteRequest.builder().request(request.request())
+        .requestContentPublisher(request.requestContentPublisher()).responseHandler(cut)
+        .fullDuplex(request.fullDuplex()).httpExecutionAttributes(request.httpExecutionAttributes());
+    request.metricCollector().ifPresent(b::metricCollector);
+    return b.build();
   }
 
   private static void emit(Subscriber<? super ByteBuffer> s, byte[] body) {

@@ -253,12 +253,7 @@ public final class S3FileIO implements FileIO {
             if (n == 0) {
               return;
             }
-            ResponseBytes<GetObjectResponse> bytes = await(readRange(key, position, n), "read", key);
-            byte[] data = bytes.asByteArrayUnsafe();
-            if (data.length != n) {
-              throw new IOException("Short read of s3://" + bucket + "/" + key + " at " + position + ": " + data.length
-                  + " of " + n + " bytes");
-            }
+            byte[] data = await(readExact(key, position, n, maxShortReads), "read", key);
             System.arraycopy(data, 0, buffer, offset, n);
           }
 
@@ -268,14 +263,9 @@ public final class S3FileIO implements FileIO {
               return CompletableFuture.failedFuture(new java.io.EOFException("Read past end of s3://" + bucket + "/"
                   + key + ": " + position + " + " + n + " > " + len));
             }
-            return readRange(key, position, n).handle((bytes, err) -> {
+            return readExact(key, position, n, maxShortReads).handle((data, err) -> {
               if (err != null) {
                 throw new java.io.UncheckedIOException(translate(err, "read", key));
-              }
-              byte[] data = bytes.asByteArrayUnsafe();
-              if (data.length != n) {
-                throw new java.io.UncheckedIOException(new IOException("Short read of s3://" + bucket + "/" + key
-                    + " at " + position + ": " + data.length + " of " + n + " bytes"));
               }
               return data;
             });
@@ -286,6 +276,25 @@ public final class S3FileIO implements FileIO {
         };
       }
     };
+  }
+
+  /** Reads cut short (a connection dropped mid-body) are asked again this many times. */
+  private final int maxShortReads = 4;
+
+  /** A ranged GET that must return all {@code length} bytes; short bodies are retried. */
+  private CompletableFuture<byte[]> readExact(String key, long position, int length, int retries) {
+    return readRange(key, position, length).thenCompose(bytes -> {
+      byte[] data = bytes.asByteArrayUnsafe();
+      if (data.length == length) {
+        return CompletableFuture.completedFuture(data);
+      }
+      if (retries > 0) {
+        IoStats.RETRIES.increment();
+        return readExact(key, position, length, retries - 1);
+      }
+      return CompletableFuture.failedFuture(new IOException("Short read of s3://" + bucket + "/" + key + " at "
+          + position + ": " + data.length + " of " + length + " bytes"));
+    });
   }
 
   /** One ranged GET (asynchronous): the unit of remote reading. */
@@ -300,12 +309,23 @@ public final class S3FileIO implements FileIO {
   @Override
   public byte[] readAll(String path) throws IOException {
     String key = key(path);
-    LOG.debug("GET s3://{}/{}", bucket, key);
-    IoStats.READ_REQUESTS.increment();
-    byte[] data = await(client.getObject(r -> r.bucket(bucket).key(key), AsyncResponseTransformer.toBytes()),
-        "read", key).asByteArray();
-    IoStats.READ_BYTES.add(data.length);
-    return data;
+    for (int attempt = 0; ; attempt++) {
+      LOG.debug("GET s3://{}/{}", bucket, key);
+      IoStats.READ_REQUESTS.increment();
+      ResponseBytes<GetObjectResponse> r = await(client.getObject(b -> b.bucket(bucket).key(key),
+          AsyncResponseTransformer.toBytes()), "read", key);
+      byte[] data = r.asByteArray();
+      IoStats.READ_BYTES.add(data.length);
+      Long expected = r.response().contentLength();
+      if (expected == null || expected == data.length) {
+        return data;
+      }
+      if (attempt >= maxShortReads) {
+        throw new IOException("Short read of s3://" + bucket + "/" + key + ": " + data.length + " of " + expected
+            + " bytes");
+      }
+      IoStats.RETRIES.increment();
+    }
   }
 
   @Override
