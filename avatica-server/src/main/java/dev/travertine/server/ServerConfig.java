@@ -30,6 +30,8 @@ import java.util.TreeMap;
  * settings.max_threads = 2  # session setting defaults for every connection
  * storage.default =         # where new tables live: s3://bucket/prefix or hdfs://host:port/path
  * storage.cache_max_bytes = # in-memory cache of remote reads (default 512 MiB; SET enable_filesystem_cache = 1)
+ * storage.cache_path =      # a local directory as the cache's second tier (emptied at start)
+ * storage.cache_disk_max_bytes = # its size limit (default 10 GiB)
  * s3.endpoint = …           # S3 client: s3.region, s3.path_style, s3.access_key_id, s3.secret_access_key, …
  * hadoop.fs.defaultFS = …   # Hadoop configuration for hdfs:// (without the "hadoop." prefix)
  * </pre>
@@ -86,17 +88,19 @@ public record ServerConfig(String host, int port, Path dataDir, String serializa
         settings.put(s.name(), s.normalize(e.getValue()));
       } else if (k.equals("storage.default")) {
         storage.put(k, Settings.STORAGE.normalize(e.getValue()));
-      } else if (k.equals("storage.cache_max_bytes")) {
+      } else if (k.equals("storage.cache_path")) {
+        storage.put(k, e.getValue());
+      } else if (k.equals("storage.cache_max_bytes") || k.equals("storage.cache_disk_max_bytes")) {
         try {
           storage.put(k, Long.toString(Long.parseLong(e.getValue())));
         } catch (NumberFormatException ex) {
-          throw new IllegalArgumentException("Invalid storage.cache_max_bytes: '" + e.getValue() + "' (bytes)");
+          throw new IllegalArgumentException("Invalid " + k + ": '" + e.getValue() + "' (bytes)");
         }
       } else if (k.startsWith("s3.") || k.startsWith("hadoop.")) {
         storage.put(k, e.getValue());
       } else if (!DEFAULTS.containsKey(k)) {
         throw new IllegalArgumentException("Unknown server setting: " + k + " (known: " + DEFAULTS.keySet()
-            + ", auth.user.<name>, settings.<session setting>, storage.default, storage.cache_max_bytes, s3.*, hadoop.*)");
+            + ", auth.user.<name>, settings.<session setting>, storage.default, storage.cache_*, s3.*, hadoop.*)");
       }
     }
     int port;

@@ -88,8 +88,12 @@ public final class Database implements AutoCloseable {
   private Database(Path dir, EngineContext ctx, boolean ownsExecutors, Map<String, String> storage)
       throws IOException {
     this.storage = Map.copyOf(storage);
-    if (storage.containsKey("storage.cache_max_bytes")) {
-      dev.travertine.io.read.SegmentCache.configure(Long.parseLong(storage.get("storage.cache_max_bytes")));
+    if (storage.containsKey("storage.cache_max_bytes") || storage.containsKey("storage.cache_path")) {
+      String path = storage.getOrDefault("storage.cache_path", "");
+      dev.travertine.io.read.SegmentCache.configure(
+          Long.parseLong(storage.getOrDefault("storage.cache_max_bytes", String.valueOf(512L << 20))),
+          path.isEmpty() ? null : Path.of(path),
+          Long.parseLong(storage.getOrDefault("storage.cache_disk_max_bytes", String.valueOf(10L << 30))));
     }
     this.dir = dir.toAbsolutePath().normalize();
     Files.createDirectories(this.dir);

@@ -18,11 +18,14 @@ public final class IoStats {
   /** Segments of remote objects found in (or missing from) the in-memory cache. */
   public static final LongAdder CACHE_HITS = new LongAdder();
   public static final LongAdder CACHE_MISSES = new LongAdder();
+  /** Segments found in the local-disk tier of the cache (also counted as hits). */
+  public static final LongAdder DISK_CACHE_HITS = new LongAdder();
 
   /** Current values by ClickHouse-like event name. */
   public static Map<String, Long> snapshot() {
     return Map.of("ReadRequests", READ_REQUESTS.sum(), "ReadBytes", READ_BYTES.sum(),
         "WriteBytes", WRITE_BYTES.sum(), "S3RequestRetries", RETRIES.sum(),
-        "CachedReadBufferCacheHits", CACHE_HITS.sum(), "CachedReadBufferCacheMisses", CACHE_MISSES.sum());
+        "CachedReadBufferCacheHits", CACHE_HITS.sum(), "CachedReadBufferCacheMisses", CACHE_MISSES.sum(),
+        "CachedReadBufferReadFromCacheFiles", DISK_CACHE_HITS.sum());
   }
 }
