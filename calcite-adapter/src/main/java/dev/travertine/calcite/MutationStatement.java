@@ -152,9 +152,10 @@ final class MutationStatement {
     MergeTreeTable t = session.requireTable(table);
     Map<String, String> assignments = new LinkedHashMap<>();
     for (int i = 0; i < targets.size(); i++) {
-      if (assignments.put(targets.get(i), text(values.get(i), params)) != null) {
-        throw new IllegalArgumentException("Column " + targets.get(i) + " is assigned twice");
-      }
+      // A column assigned twice takes the last value (SQLite; the sqllogictest corpus expects it).
+      String existing = assignments.keySet().stream().filter(targets.get(i)::equalsIgnoreCase).findFirst()
+          .orElse(targets.get(i));
+      assignments.put(existing, text(values.get(i), params));
     }
     String cond = where == null ? null : text(where, params);
     MutationCommand cmd = delete ? MutationCommand.delete(cond) : MutationCommand.update(assignments, cond);
