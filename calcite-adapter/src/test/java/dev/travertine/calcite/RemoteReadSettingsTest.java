@@ -30,6 +30,7 @@ class RemoteReadSettingsTest {
       assertEquals("1073741824, 1073741824, false", setting(a, "filesystem_prefetch_max_memory_usage"));
       assertEquals("", one(a, "SELECT \"value\" FROM system.merge_tree_settings WHERE name = 'storage'"));
       assertEquals("0, 0, false", setting(a, "enable_filesystem_cache"));
+      assertEquals("8388608, 8388608, false", setting(a, "max_read_buffer_size"));
       exec(a, "SET remote_filesystem_read_prefetch = 0");
       exec(a, "SET remote_read_min_bytes_for_seek = 65536");
       assertEquals("0, 1, true", setting(a, "remote_filesystem_read_prefetch"));

@@ -61,6 +61,12 @@ class S3StorageTest extends StorageEndToEndTest {
       org.junit.jupiter.api.Assertions.assertEquals(0, requests(c) - r3, "served from the cache");
       org.junit.jupiter.api.Assertions.assertTrue(Long.parseLong(JdbcTestSupport.one(c,
           "SELECT \"value\" FROM system.events WHERE event = 'CachedReadBufferCacheHits'")) > hits);
+      // Smaller requests: the 829 KB data range goes out as 64 KiB pieces (13), in parallel.
+      JdbcTestSupport.exec(c, "SET enable_filesystem_cache = 0");
+      JdbcTestSupport.exec(c, "SET max_read_buffer_size = 65536");
+      long r4 = requests(c);
+      org.junit.jupiter.api.Assertions.assertEquals("s123456", JdbcTestSupport.one(c, q));
+      org.junit.jupiter.api.Assertions.assertEquals(3 + 13, requests(c) - r4);
     }
   }
 

@@ -8,12 +8,12 @@ import dev.travertine.mergetree.settings.Settings;
  * prefetches may hold, and how byte ranges are coalesced into requests.
  */
 public record ReadSettings(boolean prefetch, long prefetchMaxBytes, long coalesceDistance, int coalesceMaxBytes,
-    boolean cache) {
-  public static final ReadSettings DEFAULT = new ReadSettings(true, 1L << 30, 1 << 20, 8 << 20, false);
+    int maxRequestBytes, boolean cache) {
+  public static final ReadSettings DEFAULT = new ReadSettings(true, 1L << 30, 1 << 20, 8 << 20, 8 << 20, false);
 
   public static ReadSettings of(SessionSettings s) {
     return new ReadSettings(s.getBool(Settings.REMOTE_READ_PREFETCH), s.getLong(Settings.PREFETCH_MAX_MEMORY),
         s.getLong(Settings.REMOTE_READ_MIN_BYTES_FOR_SEEK), (int) s.getLong(Settings.REMOTE_READ_MAX_COALESCED_BYTES),
-        s.getBool(Settings.ENABLE_FILESYSTEM_CACHE));
+        (int) s.getLong(Settings.MAX_READ_BUFFER_SIZE), s.getBool(Settings.ENABLE_FILESYSTEM_CACHE));
   }
 }

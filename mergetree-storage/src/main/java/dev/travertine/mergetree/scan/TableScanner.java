@@ -285,7 +285,7 @@ public final class TableScanner implements AutoCloseable {
       ReadSettings r = request.read();
       return PartReader.open(p, schema, include, task.granules() != null ? sarg : null, columnNames, offset, length,
           new dev.travertine.io.hadoop.FileIOFileSystem.ReadOptions(r.coalesceDistance(), r.coalesceMaxBytes(),
-              r.cache()));
+              r.maxRequestBytes(), r.cache()));
     }
 
     @Override

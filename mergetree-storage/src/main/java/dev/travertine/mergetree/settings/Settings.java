@@ -66,6 +66,8 @@ public final class Settings {
       1 << 20, 0, 1L << 30, SESSION, "Remote reads: byte ranges closer than this are fetched by one request");
   public static final Setting REMOTE_READ_MAX_COALESCED_BYTES = Setting.uint("remote_read_max_coalesced_bytes",
       8 << 20, 4096, 1L << 30, SESSION, "Remote reads: no request is larger (large reads go out in parallel)");
+  public static final Setting MAX_READ_BUFFER_SIZE = Setting.uint("max_read_buffer_size", 8 << 20, 4096, 1L << 30,
+      SESSION, "Remote reads: the largest single request (a larger read goes out as parallel requests)");
   public static final Setting PREFETCH_MAX_MEMORY = Setting.uint("filesystem_prefetch_max_memory_usage",
       1L << 30, 0, 1L << 40, SESSION, "Bytes one query may hold in prefetched stripes");
   public static final Setting ENABLE_FILESYSTEM_CACHE = Setting.bool("enable_filesystem_cache", false, SESSION,
@@ -81,7 +83,8 @@ public final class Settings {
         MIN_ROWS_FOR_DIRECT_PART, FSYNC_AFTER_INSERT, COMPRESSION, NUMBER_OF_MUTATIONS_TO_THROW,
         FINISHED_MUTATIONS_TO_KEEP, STORAGE, MAX_THREADS, MAX_BLOCK_SIZE,
         MAX_INSERT_BLOCK_SIZE, OPTIMIZE_READ_IN_ORDER, USE_PRIMARY_KEY, REMOTE_READ_PREFETCH,
-        REMOTE_READ_MIN_BYTES_FOR_SEEK, REMOTE_READ_MAX_COALESCED_BYTES, PREFETCH_MAX_MEMORY, ENABLE_FILESYSTEM_CACHE,
+        REMOTE_READ_MIN_BYTES_FOR_SEEK, REMOTE_READ_MAX_COALESCED_BYTES, MAX_READ_BUFFER_SIZE, PREFETCH_MAX_MEMORY,
+        ENABLE_FILESYSTEM_CACHE,
         MUTATIONS_SYNC)) {
       ALL.put(s.name(), s);
     }

@@ -85,14 +85,14 @@ public final class FileIOFileSystem extends FileSystem {
    * ranges closer than {@code maxGap} share a request, no request exceeds {@code maxFetch}, and
    * the requests go out concurrently.
    */
-  public record ReadOptions(long maxGap, int maxFetch, boolean cache) {
+  public record ReadOptions(long maxGap, int maxFetch, int maxRequest, boolean cache) {
     /** Object stores and HDFS: a round trip costs more than reading a megabyte more (Trino's defaults). */
-    public static final ReadOptions REMOTE = new ReadOptions(1 << 20, 8 << 20, false);
+    public static final ReadOptions REMOTE = new ReadOptions(1 << 20, 8 << 20, 8 << 20, false);
     /** Local disk: merge only small holes. */
-    public static final ReadOptions LOCAL = new ReadOptions(8 << 10, 8 << 20, false);
+    public static final ReadOptions LOCAL = new ReadOptions(8 << 10, 8 << 20, 8 << 20, false);
 
     public ReadOptions(long maxGap, int maxFetch) {
-      this(maxGap, maxFetch, false);
+      this(maxGap, maxFetch, maxFetch, false);
     }
   }
 
@@ -281,7 +281,7 @@ public final class FileIOFileSystem extends FileSystem {
           missing.add(s);
         }
       }
-      int perFetch = Math.max(1, options.maxFetch() / seg);
+      int perFetch = Math.max(1, Math.min(options.maxFetch(), options.maxRequest()) / seg);
       for (int i = 0; i < missing.size(); ) {
         int j = i + 1;
         while (j < missing.size() && missing.get(j) == missing.get(j - 1) + 1 && j - i < perFetch) {
@@ -347,7 +347,8 @@ public final class FileIOFileSystem extends FileSystem {
         readVectoredCached(ranges, allocate);
         return;
       }
-      List<RangeCoalescer.Fetch> fetches = RangeCoalescer.coalesce(rs, options.maxGap(), options.maxFetch());
+      List<RangeCoalescer.Fetch> fetches = RangeCoalescer.coalesce(rs, options.maxGap(), options.maxFetch(),
+          options.maxRequest());
       List<CompletableFuture<byte[]>> data = new ArrayList<>(fetches.size());
       for (RangeCoalescer.Fetch f : fetches) {
         data.add(in.readAsync(f.offset(), f.length()));

@@ -46,7 +46,15 @@ public final class RangeCoalescer {
    * @param maxFetch largest request (bytes, ≥ 1)
    */
   public static List<Fetch> coalesce(List<Range> ranges, long maxGap, int maxFetch) {
-    if (maxGap < 0 || maxFetch < 1) {
+    return coalesce(ranges, maxGap, maxFetch, maxFetch);
+  }
+
+  /**
+   * As above; requests are also cut into pieces of at most {@code maxPiece} bytes (one large range
+   * then goes out as several parallel requests even when merging allows larger ones).
+   */
+  public static List<Fetch> coalesce(List<Range> ranges, long maxGap, int maxFetch, int maxPiece) {
+    if (maxGap < 0 || maxFetch < 1 || maxPiece < 1) {
       throw new IllegalArgumentException("Invalid coalescing limits: gap " + maxGap + ", fetch " + maxFetch);
     }
     List<Range> sorted = new ArrayList<>();
@@ -68,14 +76,14 @@ public final class RangeCoalescer {
         continue;
       }
       if (start >= 0) {
-        split(start, end, maxFetch, out);
+        split(start, end, maxPiece, out);
       }
       // A range overlapping the previous request starts where that one ended.
       start = start >= 0 && r.offset() < end ? end : r.offset();
       end = r.end();
     }
     if (start >= 0) {
-      split(start, end, maxFetch, out);
+      split(start, end, maxPiece, out);
     }
     return out;
   }

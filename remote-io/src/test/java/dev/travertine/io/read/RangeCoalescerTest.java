@@ -43,6 +43,12 @@ class RangeCoalescerTest {
   }
 
   @Test
+  void piecesAreCutSmallerThanMergedRequests() {
+    assertEquals(List.of(new Fetch(0, 30), new Fetch(30, 30), new Fetch(60, 20)),
+        RangeCoalescer.coalesce(List.of(new Range(0, 40), new Range(50, 30)), 100, 1000, 30));
+  }
+
+  @Test
   void unsortedOverlappingAndContainedRanges() {
     assertEquals(List.of(new Fetch(0, 300)),
         plan(0, 1000, new Range(200, 100), new Range(0, 150), new Range(100, 150), new Range(10, 5)));
