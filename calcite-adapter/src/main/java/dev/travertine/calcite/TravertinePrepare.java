@@ -10,6 +10,12 @@ public class TravertinePrepare extends CalcitePrepareImpl {
   @Override public <T> CalciteSignature<T> prepareSql(org.apache.calcite.jdbc.CalcitePrepare.Context context,
       Query<T> query, java.lang.reflect.Type elementType, long maxRowCount) {
     if (query.sql != null) {
+      String trimmed = withoutTrailingSemicolons(query.sql);
+      if (trimmed.length() != query.sql.length()) {
+        query = Query.of(trimmed); // "DROP INDEX i;" as tools and scripts send it
+      }
+    }
+    if (query.sql != null) {
       org.apache.calcite.schema.SchemaPlus main = context.getRootSchema().plus().getSubSchema(TravertineSchema.NAME);
       if (main != null) {
         TravertineSession session = TravertineSchema.session(context.getRootSchema().plus());
@@ -62,6 +68,14 @@ public class TravertinePrepare extends CalcitePrepareImpl {
     return super.prepareSql(context, query, elementType, maxRowCount);
   }
 
+
+  static String withoutTrailingSemicolons(String sql) {
+    int end = sql.length();
+    while (end > 0 && (sql.charAt(end - 1) == ';' || Character.isWhitespace(sql.charAt(end - 1)))) {
+      end--;
+    }
+    return end == sql.length() ? sql : sql.substring(0, end);
+  }
 
   @Override protected RelOptPlanner createPlanner(org.apache.calcite.jdbc.CalcitePrepare.Context prepareContext,
       org.apache.calcite.plan.@Nullable Context externalContext, @Nullable RelOptCostFactory costFactory) {

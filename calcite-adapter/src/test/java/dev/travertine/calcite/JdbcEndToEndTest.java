@@ -159,6 +159,7 @@ class JdbcEndToEndTest {
       ex = assertThrows(SQLException.class, () -> exec(c, "UPDATE e SET a = 2 WHERE a = 1"));
       assertTrue(ex.getMessage().contains("Cannot UPDATE key column a"), ex.getMessage());
       assertEquals(List.of("1, x"), rows(c, "SELECT * FROM e"));
+      assertEquals(List.of("1, x"), rows(c, "SELECT * FROM e;  "), "a trailing semicolon is accepted");
     }
   }
 
