@@ -74,7 +74,7 @@ public final class MergeTreeTable implements AutoCloseable {
       long min = minVersion(parts);
       int pending = 0;
       for (MutationEntry m : mutations) {
-        if (!m.killed() && m.block() > min) {
+        if (m.appliesTo(min)) {
           pending++;
         }
       }
@@ -107,7 +107,7 @@ public final class MergeTreeTable implements AutoCloseable {
     List<MutationEntry> pendingFor(PartInfo p, long upTo) {
       List<MutationEntry> out = new ArrayList<>();
       for (MutationEntry m : mutations) {
-        if (!m.killed() && m.block() > p.version() && m.block() <= upTo) {
+        if (m.appliesTo(p.version()) && m.block() <= upTo) {
           out.add(m);
         }
       }
@@ -952,11 +952,9 @@ public final class MergeTreeTable implements AutoCloseable {
     List<MutationStatus> out = new ArrayList<>();
     for (MutationEntry m : s.mutations()) {
       int todo = 0;
-      if (!m.killed()) {
-        for (PartRef p : s.parts()) {
-          if (p.info().version() < m.block()) {
-            todo++;
-          }
+      for (PartRef p : s.parts()) {
+        if (m.appliesTo(p.info().version())) {
+          todo++;
         }
       }
       out.add(new MutationStatus(m.record(), todo, !m.killed() && s.done(m), m.failedPart(), m.failTime(),
@@ -1098,11 +1096,7 @@ public final class MergeTreeTable implements AutoCloseable {
       org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch batch = def.schema().orcSchema().createRowBatch(1024);
       int[] sel = new int[1024];
       while (rows.next(batch)) {
-        int n = batch.size;
-        for (int i = 0; i < n; i++) {
-          sel[i] = i;
-        }
-        n = Mutations.apply(mutations, batch.cols, batch.size, sel, n);
+        int n = Mutations.selectAll(mutations, batch.cols, batch.size, sel);
         for (int i = 0; i < n; i++) {
           w.append(batch.cols, sel[i]);
         }

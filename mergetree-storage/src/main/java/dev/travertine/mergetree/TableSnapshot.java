@@ -23,6 +23,7 @@ public final class TableSnapshot implements AutoCloseable {
   private final List<MutationEntry> mutations;
   private final MutationCompiler compiler;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final java.util.Map<PartRef, List<CompiledMutation>> pending = new java.util.concurrent.ConcurrentHashMap<>();
 
   TableSnapshot(TableDefinition definition, List<PartRef> parts, List<Block> buffered,
       List<MutationEntry> mutations, MutationCompiler compiler) {
@@ -63,10 +64,15 @@ public final class TableSnapshot implements AutoCloseable {
     if (mutations == null) {
       return List.of();
     }
+    // Index analysis, the scanner and each part source ask: looked up once per part.
+    return pending.computeIfAbsent(part, this::lookUp);
+  }
+
+  private List<CompiledMutation> lookUp(PartRef part) {
     long version = part.info().version();
     List<CompiledMutation> out = null;
     for (MutationEntry m : mutations) {
-      if (m.block() > version && !m.killed()) {
+      if (m.appliesTo(version)) {
         if (out == null) {
           out = new ArrayList<>();
         }

@@ -45,13 +45,7 @@ public final class PartMerger {
     /** Reads batches until one has a row left after the part's pending mutations. */
     private boolean load() throws IOException {
       while (rows.next(batch)) {
-        n = batch.size;
-        for (int i = 0; i < n; i++) {
-          sel[i] = i;
-        }
-        if (!mutations.isEmpty()) {
-          n = Mutations.apply(mutations, batch.cols, batch.size, sel, n);
-        }
+        n = Mutations.selectAll(mutations, batch.cols, batch.size, sel);
         if (n > 0) {
           k = 0;
           pos = sel[0];

@@ -41,6 +41,14 @@ public final class MutationEntry {
     return record.killed();
   }
 
+  /**
+   * Whether this mutation still applies to data of {@code dataVersion}: the one rule of which
+   * rows a mutation touches (not killed, and newer than the data).
+   */
+  public boolean appliesTo(long dataVersion) {
+    return !killed() && block() > dataVersion;
+  }
+
   public MutationEntry asKilled() {
     return new MutationEntry(record.asKilled(), shared);
   }

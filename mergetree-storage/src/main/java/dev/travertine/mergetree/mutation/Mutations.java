@@ -12,6 +12,17 @@ public final class Mutations {
   private Mutations() {}
 
   /**
+   * Selects every row of a batch of {@code rows} rows into {@code sel}, then applies
+   * {@code mutations}; returns how many rows remain selected.
+   */
+  public static int selectAll(List<CompiledMutation> mutations, ColumnVector[] cols, int rows, int[] sel) {
+    for (int i = 0; i < rows; i++) {
+      sel[i] = i;
+    }
+    return apply(mutations, cols, rows, sel, rows);
+  }
+
+  /**
    * Applies {@code mutations} to rows {@code sel[0..n)} of a batch of {@code batchRows} rows;
    * returns how many rows remain selected (in {@code sel}, order kept).
    */

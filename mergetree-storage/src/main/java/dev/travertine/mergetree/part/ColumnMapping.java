@@ -1,6 +1,8 @@
 package dev.travertine.mergetree.part;
 
 import dev.travertine.mergetree.schema.Column;
+import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.schema.TypeKind;
 import dev.travertine.mergetree.schema.TableSchema;
 import dev.travertine.mergetree.scan.StatsView;
 import java.util.List;
@@ -20,6 +22,8 @@ public final class ColumnMapping {
   private final boolean[] sameType;
   private final Object[] defaults;
   private final boolean identical;
+  private final List<String> fileNames;
+  private final TypeKind[] fileKinds;
 
   ColumnMapping(TableSchema schema, TypeDescription fileSchema) {
     this.schema = schema;
@@ -29,6 +33,11 @@ public final class ColumnMapping {
     this.defaults = new Object[n];
     List<String> names = fileSchema.getFieldNames();
     List<TypeDescription> types = fileSchema.getChildren();
+    this.fileNames = names;
+    this.fileKinds = new TypeKind[types.size()];
+    for (int f = 0; f < types.size(); f++) {
+      fileKinds[f] = DataType.fromOrc(types.get(f)).kind();
+    }
     boolean same = names.size() == n;
     for (int c = 0; c < n; c++) {
       Column col = schema.column(c);
@@ -66,6 +75,16 @@ public final class ColumnMapping {
     return defaults[c];
   }
 
+  /** The storage name of file column {@code f} (part statistics are keyed by it). */
+  public String fileColumnName(int f) {
+    return fileNames.get(f);
+  }
+
+  /** The type of file column {@code f}, as its statistics are encoded. */
+  public TypeKind fileColumnKind(int f) {
+    return fileKinds[f];
+  }
+
   /** Statistics recorded by file column, seen by table column. */
   public StatsView remap(StatsView s) {
     if (identical) {
@@ -92,10 +111,5 @@ public final class ColumnMapping {
         return file[c] < 0 ? defaults[c] == null : sameType[c] && s.allNull(file[c]);
       }
     };
-  }
-
-  /** Whether part statistics of column {@code c} (stored under its storage name) describe its values. */
-  public boolean statsUsable(int c) {
-    return file[c] >= 0 && sameType[c];
   }
 }

@@ -7,7 +7,6 @@ import dev.travertine.mergetree.part.PartInfo;
 import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.part.ValueCodec;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -71,72 +70,46 @@ public final class ScanPlan {
 
   /**
    * Part-level statistics from the part's metadata record (no IO for parts that record their
-   * file schema), seen in the table's current schema: columns added since read as their default,
-   * columns whose type changed have no usable statistics.
+   * file schema), seen in the table's current schema through the part's column mapping (as
+   * granule statistics are): columns added since read as their default, columns whose type
+   * changed have no usable statistics.
    */
   public static StatsView partStats(TableSchema schema, PartRef part) {
     PartInfo info = part.info();
     ColumnMapping m = part.mapping(schema);
-    StatsView raw = new StatsView() {
-      private List<String> stats(int c) {
-        return m.statsUsable(c) ? info.columnStats().get(schema.column(c).storage()) : null;
+    StatsView byFileColumn = new StatsView() {
+      private List<String> stats(int f) {
+        return info.columnStats().get(m.fileColumnName(f));
       }
 
-      private Object value(int c, int which) {
-        List<String> s = stats(c);
-        if (s == null) {
-          return null;
-        }
-        TypeKind k = schema.column(c).type().kind();
-        return ValueCodec.decode(k, s.get(which));
+      private Object value(int f, int which) {
+        List<String> s = stats(f);
+        return s == null ? null : ValueCodec.decode(m.fileColumnKind(f), s.get(which));
       }
 
       @Override
-      public Object min(int c) {
-        return value(c, 0);
+      public Object min(int f) {
+        return value(f, 0);
       }
 
       @Override
-      public Object max(int c) {
-        return value(c, 1);
+      public Object max(int f) {
+        return value(f, 1);
       }
 
       @Override
-      public boolean hasNull(int c) {
-        List<String> s = stats(c);
+      public boolean hasNull(int f) {
+        List<String> s = stats(f);
         return s == null || Long.parseLong(s.get(2)) > 0;
       }
 
       @Override
-      public boolean allNull(int c) {
-        List<String> s = stats(c);
+      public boolean allNull(int f) {
+        List<String> s = stats(f);
         return s != null && Long.parseLong(s.get(2)) == info.rows();
       }
     };
-    if (m.identical()) {
-      return raw;
-    }
-    return new StatsView() {
-      @Override
-      public Object min(int c) {
-        return m.missing(c) ? m.defaultValue(c) : raw.min(c);
-      }
-
-      @Override
-      public Object max(int c) {
-        return m.missing(c) ? m.defaultValue(c) : raw.max(c);
-      }
-
-      @Override
-      public boolean hasNull(int c) {
-        return m.missing(c) ? m.defaultValue(c) == null : raw.hasNull(c);
-      }
-
-      @Override
-      public boolean allNull(int c) {
-        return m.missing(c) ? m.defaultValue(c) == null : raw.allNull(c);
-      }
-    };
+    return m.remap(byFileColumn);
   }
 
   public List<PartTask> tasks() {

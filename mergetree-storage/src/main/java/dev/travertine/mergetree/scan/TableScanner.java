@@ -213,11 +213,8 @@ public final class TableScanner implements AutoCloseable {
 
   /** Applies a part's pending mutations (if any), then the scan's filter. */
   private ScanBatch filtered(ColumnVector[] cols, int n, List<CompiledMutation> mutations) {
-    int[] sel = identitySel(n);
-    int m = n;
-    if (!mutations.isEmpty()) {
-      m = Mutations.apply(mutations, cols, n, sel, m);
-    }
+    int[] sel = new int[n];
+    int m = Mutations.selectAll(mutations, cols, n, sel);
     if (request.filter() != null) {
       m = request.filter().filter(cols, sel, m);
     }

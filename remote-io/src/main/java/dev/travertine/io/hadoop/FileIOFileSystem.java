@@ -302,31 +302,41 @@ public final class FileIOFileSystem extends FileSystem {
         i = j;
       }
       for (FileRange r : ranges) {
-        long off = r.getOffset();
-        int len = r.getLength();
-        List<Long> mine = new ArrayList<>();
-        if (len > 0) {
-          for (long s = off / seg; s <= (off + len - 1) / seg; s++) {
-            mine.add(s);
+        List<Long> starts = new ArrayList<>();
+        List<CompletableFuture<byte[]>> chunks = new ArrayList<>();
+        if (r.getLength() > 0) {
+          for (long s = r.getOffset() / seg; s <= (r.getOffset() + r.getLength() - 1) / seg; s++) {
+            starts.add(s * seg);
+            chunks.add(segments.get(s));
           }
         }
-        CompletableFuture<?>[] deps = mine.stream().map(segments::get).toArray(CompletableFuture[]::new);
-        r.setData(CompletableFuture.allOf(deps).thenApply(v -> {
-          ByteBuffer out = allocate.apply(len);
-          int base = out.position();
-          for (long s : mine) {
-            byte[] bytes = segments.get(s).join();
-            long segStart = s * seg;
-            long from = Math.max(segStart, off);
-            long to = Math.min(segStart + bytes.length, off + len);
-            out.position(base + (int) (from - off));
-            out.put(bytes, (int) (from - segStart), (int) (to - from));
-          }
-          out.position(base);
-          out.limit(base + len);
-          return out;
-        }));
+        deliver(r, starts, chunks, allocate);
       }
+    }
+
+    /**
+     * Completes a range's buffer from the chunks (fetched requests or cached segments, each with
+     * its start offset) that cover it, once they have all arrived.
+     */
+    private static void deliver(FileRange r, List<Long> starts, List<CompletableFuture<byte[]>> chunks,
+        IntFunction<ByteBuffer> allocate) {
+      long off = r.getOffset();
+      int len = r.getLength();
+      r.setData(CompletableFuture.allOf(chunks.toArray(CompletableFuture[]::new)).thenApply(v -> {
+        ByteBuffer out = allocate.apply(len);
+        int base = out.position();
+        for (int i = 0; i < chunks.size(); i++) {
+          byte[] bytes = chunks.get(i).join();
+          long start = starts.get(i);
+          long from = Math.max(start, off);
+          long to = Math.min(start + bytes.length, off + len);
+          out.position(base + (int) (from - off));
+          out.put(bytes, (int) (from - start), (int) (to - from));
+        }
+        out.position(base);
+        out.limit(base + len);
+        return out;
+      }));
     }
 
     /**
@@ -335,17 +345,19 @@ public final class FileIOFileSystem extends FileSystem {
      */
     @Override
     public void readVectored(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate) throws IOException {
-      List<RangeCoalescer.Range> rs = new ArrayList<>(ranges.size());
       for (FileRange r : ranges) {
         if (r.getOffset() < 0 || r.getOffset() + r.getLength() > length) {
           throw new java.io.EOFException("Vectored read past end: " + r.getOffset() + " + " + r.getLength()
               + " > " + length);
         }
-        rs.add(new RangeCoalescer.Range(r.getOffset(), r.getLength()));
       }
       if (options.cache()) {
         readVectoredCached(ranges, allocate);
         return;
+      }
+      List<RangeCoalescer.Range> rs = new ArrayList<>(ranges.size());
+      for (FileRange r : ranges) {
+        rs.add(new RangeCoalescer.Range(r.getOffset(), r.getLength()));
       }
       List<RangeCoalescer.Fetch> fetches = RangeCoalescer.coalesce(rs, options.maxGap(), options.maxFetch(),
           options.maxRequest());
@@ -353,30 +365,16 @@ public final class FileIOFileSystem extends FileSystem {
       for (RangeCoalescer.Fetch f : fetches) {
         data.add(in.readAsync(f.offset(), f.length()));
       }
-      for (FileRange r : ranges) {
-        RangeCoalescer.Range want = new RangeCoalescer.Range(r.getOffset(), r.getLength());
-        List<Integer> covering = new ArrayList<>();
+      for (int k = 0; k < ranges.size(); k++) {
+        List<Long> starts = new ArrayList<>();
+        List<CompletableFuture<byte[]>> chunks = new ArrayList<>();
         for (int i = 0; i < fetches.size(); i++) {
-          if (fetches.get(i).overlaps(want)) {
-            covering.add(i);
+          if (fetches.get(i).overlaps(rs.get(k))) {
+            starts.add(fetches.get(i).offset());
+            chunks.add(data.get(i));
           }
         }
-        CompletableFuture<?>[] deps = covering.stream().map(data::get).toArray(CompletableFuture[]::new);
-        r.setData(CompletableFuture.allOf(deps).thenApply(v -> {
-          ByteBuffer out = allocate.apply(want.length());
-          int base = out.position();
-          for (int i : covering) {
-            RangeCoalescer.Fetch f = fetches.get(i);
-            byte[] bytes = data.get(i).join();
-            long from = Math.max(f.offset(), want.offset());
-            long to = Math.min(f.end(), want.end());
-            out.position(base + (int) (from - want.offset()));
-            out.put(bytes, (int) (from - f.offset()), (int) (to - from));
-          }
-          out.position(base);
-          out.limit(base + want.length());
-          return out;
-        }));
+        deliver(ranges.get(k), starts, chunks, allocate);
       }
     }
 
