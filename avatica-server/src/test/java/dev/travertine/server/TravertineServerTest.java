@@ -175,5 +175,11 @@ class TravertineServerTest {
     assertTrue(e.getMessage().contains("Invalid port"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> config(Map.of("settings.nope", "1")));
     assertTrue(e.getMessage().contains("Unknown setting: nope"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> config(Map.of("storage.default", "ftp://x/y")));
+    assertTrue(e.getMessage().contains("expected s3://bucket/prefix"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> config(Map.of("storage.cache_max_bytes", "lots")));
+    assertTrue(e.getMessage().contains("Invalid storage.cache_max_bytes: 'lots'"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> config(Map.of("storage.nope", "1")));
+    assertTrue(e.getMessage().contains("Unknown server setting: storage.nope"), e.getMessage());
   }
 }
