@@ -77,6 +77,21 @@ public class TravertinePrepare extends CalcitePrepareImpl {
     return end == sql.length() ? sql : sql.substring(0, end);
   }
 
+  @Override protected CalcitePreparingStmt getPreparingStmt(org.apache.calcite.jdbc.CalcitePrepare.Context context,
+      java.lang.reflect.Type elementType, org.apache.calcite.prepare.CalciteCatalogReader catalogReader,
+      RelOptPlanner planner) {
+    var prefer = elementType == Object[].class ? org.apache.calcite.adapter.enumerable.EnumerableRel.Prefer.ARRAY
+        : org.apache.calcite.adapter.enumerable.EnumerableRel.Prefer.CUSTOM;
+    var typeFactory = context.getTypeFactory();
+    return new CalcitePreparingStmt(this, context, catalogReader, typeFactory, context.getRootSchema(), prefer,
+        createCluster(planner, new org.apache.calcite.rex.RexBuilder(typeFactory)),
+        org.apache.calcite.adapter.enumerable.EnumerableConvention.INSTANCE, createConvertletTable()) {
+      @Override protected org.apache.calcite.tools.Program getProgram() {
+        return TravertineProgram.INSTANCE;
+      }
+    };
+  }
+
   @Override protected RelOptPlanner createPlanner(org.apache.calcite.jdbc.CalcitePrepare.Context prepareContext,
       org.apache.calcite.plan.@Nullable Context externalContext, @Nullable RelOptCostFactory costFactory) {
     RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);

@@ -1,0 +1,67 @@
+package dev.travertine.calcite;
+
+import java.util.List;
+import org.apache.calcite.plan.RelOptLattice;
+import org.apache.calcite.plan.RelOptMaterialization;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.plan.hep.HepMatchOrder;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.metadata.RelMetadataProvider;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.rules.JoinPushThroughJoinRule;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
+
+/**
+ * The planning program: Calcite's standard sequence (sub-queries, decorrelation, field trimming,
+ * cost-based planning, calc) except that from {@link #HEURISTIC_JOIN_COUNT} joins up the join
+ * order is chosen heuristically (joins gathered into a MultiJoin, ordered by
+ * LoptOptimizeJoinRule) and the exhaustive join-reordering rules are taken out of the planner.
+ * Exhaustive reordering of 8 tables keeps Volcano busy for minutes (sqllogictest's select5.test).
+ */
+final class TravertineProgram {
+  private TravertineProgram() {}
+
+  /** Joins in the tree from which the order is heuristic (4 tables). */
+  static final int HEURISTIC_JOIN_COUNT = 3;
+
+  private static final List<RelOptRule> EXHAUSTIVE_JOIN_RULES = List.of(CoreRules.JOIN_COMMUTE,
+      CoreRules.JOIN_ASSOCIATE, JoinPushThroughJoinRule.LEFT, JoinPushThroughJoinRule.RIGHT);
+
+  static final Program INSTANCE = create(DefaultRelMetadataProvider.INSTANCE);
+
+  private static Program create(RelMetadataProvider md) {
+    Program gather = Programs.of(new HepProgramBuilder()
+        .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
+        .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+        .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
+        .build(), false, md);
+    Program costBased = (planner, rel, traits, materializations, lattices) -> {
+      RelNode input = rel;
+      if (RelOptUtil.countJoins(rel) >= HEURISTIC_JOIN_COUNT) {
+        input = gather.run(planner, rel, traits, materializations, lattices);
+        EXHAUSTIVE_JOIN_RULES.forEach(planner::removeRule);
+        planner.addRule(CoreRules.MULTI_JOIN_OPTIMIZE);
+      }
+      return volcano(planner, input, traits, materializations, lattices);
+    };
+    return Programs.sequence(Programs.subQuery(md), Programs.decorrelate(), Programs.measure(md),
+        Programs.trim(), costBased, Programs.calc(md));
+  }
+
+  /** As the middle step of Calcite's {@code Programs.standard()}. */
+  private static RelNode volcano(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
+      List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+    materializations.forEach(planner::addMaterialization);
+    lattices.forEach(planner::addLattice);
+    planner.setRoot(rel);
+    RelNode root = rel.getTraitSet().equals(traits) ? rel : planner.changeTraits(rel, traits);
+    planner.setRoot(root);
+    return planner.chooseDelegate().findBestExp();
+  }
+}
