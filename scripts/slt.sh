@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Early sqllogictest runner: scripts/slt.sh [library options] FILE... (e.g. select1.test, index/between/1)
+# The sqllogictest runner (see docs/sqllogictest.md):
+#   scripts/slt.sh --ci | --all | --shard K/N | FILE-OR-PREFIX...  [--threads N] [--server JDBC-URL]
+#                  [--results FILE.tsv] [--failures FILE] [--update-failures]
+#   scripts/slt.sh --report docs/sqllogictest/results --out docs/sqllogictest/report.md
+# JAVA_OPTS adds JVM options (default heap -Xmx4g).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-mvn -B -q -DskipTests install -pl sqllogic-tests -am >/dev/null
-exec java -Xmx4g -Dcom.google.protobuf.use_unsafe_pre22_gencode=true \
+${MVN:-mvn} -B -q -DskipTests install -pl sqllogic-tests -am >/dev/null
+# shellcheck disable=SC2086
+exec java -Xmx4g -Dcom.google.protobuf.use_unsafe_pre22_gencode=true ${JAVA_OPTS:-} \
   -cp "sqllogic-tests/target/classes:$(cat sqllogic-tests/target/classpath.txt)" dev.travertine.slt.SltMain "$@"

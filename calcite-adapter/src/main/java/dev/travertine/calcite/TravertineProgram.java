@@ -20,8 +20,9 @@ import org.apache.calcite.tools.Programs;
 /**
  * The planning program: Calcite's standard sequence (sub-queries, decorrelation, field trimming,
  * cost-based planning, calc) except that from {@link #HEURISTIC_JOIN_COUNT} joins up the join
- * order is chosen heuristically (joins gathered into a MultiJoin, ordered by
- * LoptOptimizeJoinRule) and the exhaustive join-reordering rules are taken out of the planner.
+ * order is chosen heuristically before cost-based planning (joins gathered into a MultiJoin and
+ * ordered by LoptOptimizeJoinRule, once, in a Hep pass) and the exhaustive join-reordering rules
+ * are taken out of the cost-based planner.
  * Exhaustive reordering of 8 tables keeps Volcano busy for minutes (sqllogictest's select5.test).
  */
 final class TravertineProgram {
@@ -40,13 +41,13 @@ final class TravertineProgram {
         .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
         .addMatchOrder(HepMatchOrder.BOTTOM_UP)
         .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
+        .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
         .build(), false, md);
     Program costBased = (planner, rel, traits, materializations, lattices) -> {
       RelNode input = rel;
       if (RelOptUtil.countJoins(rel) >= HEURISTIC_JOIN_COUNT) {
         input = gather.run(planner, rel, traits, materializations, lattices);
         EXHAUSTIVE_JOIN_RULES.forEach(planner::removeRule);
-        planner.addRule(CoreRules.MULTI_JOIN_OPTIMIZE);
       }
       return volcano(planner, input, traits, materializations, lattices);
     };

@@ -1,34 +1,158 @@
 package dev.travertine.slt;
 
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import net.hydromatic.sqllogictest.Main;
-import net.hydromatic.sqllogictest.OptionsParser;
-import net.hydromatic.sqllogictest.TestStatistics;
 
 /**
- * An early runner: executes sqllogictest files (names as the library knows them, e.g.
- * {@code select1.test}, or substrings of them) on Travertine and prints the library's statistics
- * plus the time per query. The sharded runner with failure lists comes with the sqllogictest issue.
+ * The sqllogictest command (scripts/slt.sh):
+ *
+ * <pre>
+ *   slt [--all | --ci | --shard K/N | FILE-OR-PREFIX…] [--threads N] [--server JDBC-URL]
+ *       [--results FILE.tsv] [--failures FILE] [--update-failures]
+ *   slt --report DIR [--out FILE.md]
+ * </pre>
+ *
+ * Runs the chosen corpus files, prints progress and a summary, writes the results (shards go to
+ * {@code docs/sqllogictest/results/shard-K-of-N.tsv} unless {@code --results} says otherwise),
+ * and compares them with the failure list: exit status 1 when a file fails more queries than
+ * listed. {@code --report} aggregates results files into markdown.
  */
 public final class SltMain {
   private SltMain() {}
 
   public static void main(String[] args) throws Exception {
-    PrintStream out = System.out;
-    OptionsParser parser = new OptionsParser(false, out, System.err);
-    TravertineSltExecutor.register(parser);
-    List<String> a = new ArrayList<>(List.of("-e", "travertine"));
-    a.addAll(List.of(args));
+    System.exit(run(args, System.out));
+  }
+
+  static int run(String[] args, PrintStream out) throws Exception {
+    List<String> patterns = new ArrayList<>();
+    String selection = null;
+    int threads = 1;
+    String server = null;
+    Path results = null;
+    Path failures = Path.of(FailureList.PATH);
+    boolean update = false;
+    Path report = null;
+    Path reportOut = null;
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      switch (a) {
+        case "--all" -> selection = "all";
+        case "--ci" -> selection = "ci";
+        case "--shard" -> selection = "shard " + value(args, ++i, a);
+        case "--threads" -> threads = Integer.parseInt(value(args, ++i, a));
+        case "--server" -> server = value(args, ++i, a);
+        case "--results" -> results = Path.of(value(args, ++i, a));
+        case "--failures" -> failures = Path.of(value(args, ++i, a));
+        case "--update-failures" -> update = true;
+        case "--report" -> report = Path.of(value(args, ++i, a));
+        case "--out" -> reportOut = Path.of(value(args, ++i, a));
+        case "-h", "--help" -> {
+          out.println("usage: slt [--all | --ci | --shard K/N | FILE-OR-PREFIX...] [--threads N] [--server JDBC-URL]\n"
+              + "           [--results FILE.tsv] [--failures FILE] [--update-failures]\n"
+              + "       slt --report DIR [--out FILE.md]");
+          return 0;
+        }
+        default -> {
+          if (a.startsWith("-")) {
+            out.println("slt: unknown option " + a + " (--help lists them)");
+            return 2;
+          }
+          patterns.add(a);
+        }
+      }
+    }
+    if (report != null) {
+      String md = SltReport.markdown(report);
+      if (reportOut == null) {
+        out.print(md);
+      } else {
+        Files.writeString(reportOut, md);
+        out.println("wrote " + reportOut);
+      }
+      return 0;
+    }
+    List<String> files;
+    String name;
+    if ("all".equals(selection)) {
+      files = Corpus.files();
+      name = "all";
+    } else if ("ci".equals(selection)) {
+      files = Corpus.ciSubset();
+      name = "ci";
+    } else if (selection != null) {
+      String[] kn = selection.substring(6).split("/");
+      int k = Integer.parseInt(kn[0]);
+      int n = Integer.parseInt(kn[1]);
+      files = Corpus.shard(k, n);
+      name = String.format(Locale.ROOT, "shard-%02d-of-%02d", k, n);
+      if (results == null) {
+        results = Path.of("docs/sqllogictest/results/" + name + ".tsv");
+      }
+    } else if (!patterns.isEmpty()) {
+      files = Corpus.matching(patterns);
+      name = String.join(" ", patterns);
+    } else {
+      out.println("slt: say which files: --all, --ci, --shard K/N or file names (--help)");
+      return 2;
+    }
+    if (files.isEmpty()) {
+      out.println("slt: no corpus file matches " + patterns);
+      return 2;
+    }
+    out.printf(Locale.ROOT, "Running %d sqllogictest files (%s) with %d thread(s)%s%n", files.size(), name, threads,
+        server == null ? ", embedded" : " on " + server);
     long t0 = System.nanoTime();
-    TestStatistics stats = Main.execute(parser, a.toArray(new String[0]));
+    List<FileResult> res = new SltRunner(threads, server, out).run(files);
     double secs = (System.nanoTime() - t0) / 1e9;
-    stats.printStatistics(out);
-    int queries = stats.getPassedTestCount() + stats.getFailedTestCount();
-    out.printf(Locale.ROOT, "%d queries in %.1f s: %.2f ms per query; passed %.2f %%%n", queries, secs,
-        queries == 0 ? 0 : secs * 1000 / queries,
-        queries == 0 ? 0 : 100.0 * stats.getPassedTestCount() / queries);
+    summary(res, secs, out);
+    if (results != null) {
+      SltRunner.write(results, res, "scripts/slt.sh " + String.join(" ", args));
+      out.println("results written to " + results);
+    }
+    FailureList list = FailureList.read(failures);
+    if (update) {
+      list.update(res);
+      list.write(failures);
+      out.println("failure list " + failures + " updated for " + res.size() + " files");
+      return 0;
+    }
+    list.improvements(res).forEach(l -> out.println("better: " + l));
+    List<String> regressions = list.regressions(res);
+    regressions.forEach(l -> out.println("REGRESSION: " + l));
+    return regressions.isEmpty() ? 0 : 1;
+  }
+
+  static void summary(List<FileResult> res, double secs, PrintStream out) {
+    long q = 0;
+    long p = 0;
+    int aborted = 0;
+    long missed = 0;
+    long[] hist = new long[FileResult.BUCKETS_MS.length];
+    for (FileResult r : res) {
+      q += r.queries();
+      p += r.passed();
+      missed += r.statementErrorsMissed();
+      aborted += r.aborted() == null ? 0 : 1;
+      for (int i = 0; i < hist.length; i++) {
+        hist[i] += r.histogram()[i];
+      }
+    }
+    out.printf(Locale.ROOT, "%d files, %,d queries: %,d passed (%.3f %%), %,d failed; %d files stopped by a failing "
+            + "statement; %,d statements that should have failed did not.%n", res.size(), q, p,
+        q == 0 ? 100.0 : 100.0 * p / q, q - p, aborted, missed);
+    out.printf(Locale.ROOT, "%.1f s wall; median query %.1f ms (prepare + execute + check)%n", secs,
+        FileResult.medianMs(hist));
+  }
+
+  private static String value(String[] args, int i, String option) {
+    if (i >= args.length) {
+      throw new IllegalArgumentException(option + " needs a value");
+    }
+    return args[i];
   }
 }
