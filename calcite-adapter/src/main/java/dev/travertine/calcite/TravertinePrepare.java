@@ -9,6 +9,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public class TravertinePrepare extends CalcitePrepareImpl {
   @Override public <T> CalciteSignature<T> prepareSql(org.apache.calcite.jdbc.CalcitePrepare.Context context,
       Query<T> query, java.lang.reflect.Type elementType, long maxRowCount) {
+    context = CodeCompiler.wrap(context);
     if (query.sql != null) {
       String trimmed = withoutTrailingSemicolons(query.sql);
       if (trimmed.length() != query.sql.length()) {

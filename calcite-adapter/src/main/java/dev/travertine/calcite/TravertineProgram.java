@@ -10,16 +10,20 @@ import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Correlate;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.JoinPushThroughJoinRule;
+import org.apache.calcite.rel.rules.MultiJoin;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 
 /**
  * The planning program: Calcite's standard sequence (sub-queries, decorrelation, field trimming,
- * cost-based planning, calc) except that from {@link #HEURISTIC_JOIN_COUNT} joins up the join
+ * cost-based planning, calc) except that from {@link #HEURISTIC_JOIN_COUNT} inner joins up the join
  * order is chosen heuristically before cost-based planning (joins gathered into a MultiJoin and
  * ordered greedily by MultiJoinOptimizeBushyRule, once, in a Hep pass; LoptOptimizeJoinRule took 0.4 s per query there) and the exhaustive join-reordering rules
  * are taken out of the cost-based planner.
@@ -45,14 +49,45 @@ final class TravertineProgram {
         .build(), false, md);
     Program costBased = (planner, rel, traits, materializations, lattices) -> {
       RelNode input = rel;
-      if (RelOptUtil.countJoins(rel) >= HEURISTIC_JOIN_COUNT) {
-        input = gather.run(planner, rel, traits, materializations, lattices);
+      if (RelOptUtil.countJoins(rel) >= HEURISTIC_JOIN_COUNT && onlyInnerJoins(rel)) {
+        RelNode ordered = gather.run(planner, rel, traits, materializations, lattices);
+        // The bushy rule leaves a MultiJoin with outer joins alone, and nothing implements a
+        // MultiJoin: then the joins stay in the order the query wrote them.
+        input = containsMultiJoin(ordered) ? rel : ordered;
         EXHAUSTIVE_JOIN_RULES.forEach(planner::removeRule);
       }
       return volcano(planner, input, traits, materializations, lattices);
     };
     return Programs.sequence(Programs.subQuery(md), Programs.decorrelate(), Programs.measure(md),
         Programs.trim(), costBased, Programs.calc(md));
+  }
+
+  /** True when every join is an inner join (what the heuristic reorders safely). */
+  private static boolean onlyInnerJoins(RelNode rel) {
+    if (rel instanceof Join j && j.getJoinType() != JoinRelType.INNER) {
+      return false;
+    }
+    if (rel instanceof Correlate) {
+      return false;
+    }
+    for (RelNode in : rel.getInputs()) {
+      if (!onlyInnerJoins(in)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean containsMultiJoin(RelNode rel) {
+    if (rel instanceof MultiJoin) {
+      return true;
+    }
+    for (RelNode in : rel.getInputs()) {
+      if (containsMultiJoin(in)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** As the middle step of Calcite's {@code Programs.standard()}. */
