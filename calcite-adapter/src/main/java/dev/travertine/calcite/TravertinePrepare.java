@@ -90,6 +90,15 @@ public class TravertinePrepare extends CalcitePrepareImpl {
       @Override protected org.apache.calcite.tools.Program getProgram() {
         return TravertineProgram.INSTANCE;
       }
+
+      @Override public PreparedResult prepareSql(org.apache.calcite.sql.SqlNode sqlQuery,
+          org.apache.calcite.sql.SqlNode sqlNodeOriginal, Class<?> runtimeContextClass,
+          org.apache.calcite.sql.validate.SqlValidator validator, boolean needsValidation) {
+        if (needsValidation) {
+          UnaryPlus.strip(sqlQuery);
+        }
+        return super.prepareSql(sqlQuery, sqlNodeOriginal, runtimeContextClass, validator, needsValidation);
+      }
     };
   }
 

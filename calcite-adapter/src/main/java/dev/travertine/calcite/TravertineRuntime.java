@@ -166,8 +166,8 @@ public final class TravertineRuntime {
       case "INTEGER", "DATE" -> (int) checkRange(v, Integer.MIN_VALUE, Integer.MAX_VALUE);
       case "SMALLINT" -> (short) checkRange(v, Short.MIN_VALUE, Short.MAX_VALUE);
       case "TINYINT" -> (byte) checkRange(v, Byte.MIN_VALUE, Byte.MAX_VALUE);
-      case "DOUBLE" -> ((Number) v).doubleValue();
-      case "REAL", "FLOAT" -> ((Number) v).floatValue();
+      case "DOUBLE", "FLOAT" -> ((Number) v).doubleValue();
+      case "REAL" -> ((Number) v).floatValue();
       case "DECIMAL" -> v instanceof java.math.BigDecimal b ? b
           : v instanceof Double || v instanceof Float ? java.math.BigDecimal.valueOf(((Number) v).doubleValue())
           : java.math.BigDecimal.valueOf(((Number) v).longValue());

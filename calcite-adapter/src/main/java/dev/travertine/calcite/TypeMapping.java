@@ -52,8 +52,9 @@ public final class TypeMapping {
       case SMALLINT -> DataType.of(TypeKind.SMALLINT);
       case INTEGER -> DataType.of(TypeKind.INTEGER);
       case BIGINT -> DataType.of(TypeKind.BIGINT);
-      case REAL, FLOAT -> DataType.of(TypeKind.REAL);
-      case DOUBLE -> DataType.of(TypeKind.DOUBLE);
+      case REAL -> DataType.of(TypeKind.REAL);
+      // FLOAT without a precision is double precision, as in Calcite, PostgreSQL and SQLite.
+      case FLOAT, DOUBLE -> DataType.of(TypeKind.DOUBLE);
       case DECIMAL -> DataType.decimal(t.getPrecision(), Math.max(0, t.getScale()));
       case CHAR -> new DataType(TypeKind.CHAR, t.getPrecision(), -1);
       case VARCHAR -> new DataType(TypeKind.VARCHAR,

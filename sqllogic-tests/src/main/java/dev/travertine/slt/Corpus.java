@@ -77,10 +77,19 @@ public final class Corpus {
     return out;
   }
 
+  /** In the CI subset, index/ and random/ files run every this many-th query (about 500 of 10,000). */
+  public static final int CI_SAMPLE_EVERY = 20;
+
+  /** How many-th queries the CI subset runs of a file: all of select and evidence files. */
+  public static int ciSampling(String file) {
+    return file.startsWith("index/") || file.startsWith("random/") ? CI_SAMPLE_EVERY : 1;
+  }
+
   /**
    * The subset {@code mvn verify} runs: select1–5, evidence/, and for each kind of index/ and
    * random/ file (index/between, random/aggregates, …) the first {@code slt_good_0.test} in
-   * sorted order, i.e. of its smallest data size.
+   * sorted order, i.e. of its smallest data size, of which every {@link #CI_SAMPLE_EVERY}-th
+   * query runs ({@link #ciSampling}; all statements run).
    */
   public static List<String> ciSubset() {
     List<String> out = new ArrayList<>(matching(List.of("select", "evidence/")));

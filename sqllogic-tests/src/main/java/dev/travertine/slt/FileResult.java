@@ -155,6 +155,9 @@ public record FileResult(String file, int queries, int passed, int failed, int s
     final Map<String, Integer> causes = new LinkedHashMap<>();
     final Map<String, String> examples = new LinkedHashMap<>();
     final long[] histogram = new long[BUCKETS_MS.length];
+    /** The first failures in full (query and message), for --verbose; not part of the result. */
+    static final int DETAILS = 50;
+    final List<String> details = new ArrayList<>();
 
     Builder(String file) {
       this.file = file;
@@ -175,6 +178,9 @@ public record FileResult(String file, int queries, int passed, int failed, int s
       String c = cause(error);
       causes.merge(c, 1, Integer::sum);
       examples.putIfAbsent(c, sql);
+      if (details.size() < DETAILS && ms >= 0) {
+        details.add(sql + "\n  -> " + error.replace("\n", "\n     "));
+      }
     }
 
     FileResult build(long millis) {

@@ -11,7 +11,7 @@ import java.util.Locale;
  * The sqllogictest command (scripts/slt.sh):
  *
  * <pre>
- *   slt [--all | --ci | --shard K/N | FILE-OR-PREFIX…] [--threads N] [--server JDBC-URL]
+ *   slt [--all | --ci | --shard K/N | FILE-OR-PREFIX…] [--threads N] [--server JDBC-URL] [--sample N]
  *       [--results FILE.tsv] [--failures FILE] [--update-failures]
  *   slt --report DIR [--out FILE.md]
  * </pre>
@@ -19,7 +19,9 @@ import java.util.Locale;
  * Runs the chosen corpus files, prints progress and a summary, writes the results (shards go to
  * {@code docs/sqllogictest/results/shard-K-of-N.tsv} unless {@code --results} says otherwise),
  * and compares them with the failure list: exit status 1 when a file fails more queries than
- * listed. {@code --report} aggregates results files into markdown.
+ * listed ({@code -v} prints each file's first failures in full; {@code --sample N} runs every N-th query of each file: a sampled file may fail at most
+ * its listed count too, and is never told to lower it). {@code --report} aggregates results
+ * files into markdown.
  */
 public final class SltMain {
   private SltMain() {}
@@ -38,6 +40,8 @@ public final class SltMain {
     boolean update = false;
     Path report = null;
     Path reportOut = null;
+    int sample = 1;
+    boolean verbose = false;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       switch (a) {
@@ -46,13 +50,15 @@ public final class SltMain {
         case "--shard" -> selection = "shard " + value(args, ++i, a);
         case "--threads" -> threads = Integer.parseInt(value(args, ++i, a));
         case "--server" -> server = value(args, ++i, a);
+        case "--sample" -> sample = Integer.parseInt(value(args, ++i, a));
         case "--results" -> results = Path.of(value(args, ++i, a));
         case "--failures" -> failures = Path.of(value(args, ++i, a));
         case "--update-failures" -> update = true;
+        case "-v", "--verbose" -> verbose = true;
         case "--report" -> report = Path.of(value(args, ++i, a));
         case "--out" -> reportOut = Path.of(value(args, ++i, a));
         case "-h", "--help" -> {
-          out.println("usage: slt [--all | --ci | --shard K/N | FILE-OR-PREFIX...] [--threads N] [--server JDBC-URL]\n"
+          out.println("usage: slt [--all | --ci | --shard K/N | FILE-OR-PREFIX...] [--threads N] [--server JDBC-URL] [--sample N] [-v]\n"
               + "           [--results FILE.tsv] [--failures FILE] [--update-failures]\n"
               + "       slt --report DIR [--out FILE.md]");
           return 0;
@@ -107,7 +113,13 @@ public final class SltMain {
     out.printf(Locale.ROOT, "Running %d sqllogictest files (%s) with %d thread(s)%s%n", files.size(), name, threads,
         server == null ? ", embedded" : " on " + server);
     long t0 = System.nanoTime();
-    List<FileResult> res = new SltRunner(threads, server, out).run(files);
+    int every = sample;
+    java.util.function.ToIntFunction<String> sampling = "ci".equals(selection) ? Corpus::ciSampling : f -> every;
+    SltRunner runner = new SltRunner(threads, server, out);
+    if (verbose) {
+      runner.verbose(out);
+    }
+    List<FileResult> res = runner.run(files, sampling);
     double secs = (System.nanoTime() - t0) / 1e9;
     summary(res, secs, out);
     if (results != null) {
@@ -115,13 +127,19 @@ public final class SltMain {
       out.println("results written to " + results);
     }
     FailureList list = FailureList.read(failures);
+    boolean sampled = res.stream().anyMatch(r -> sampling.applyAsInt(r.file()) > 1);
+    if (update && sampled) {
+      out.println("slt: a sampled run cannot update the failure list (it counts full files)");
+      return 2;
+    }
     if (update) {
       list.update(res);
       list.write(failures);
       out.println("failure list " + failures + " updated for " + res.size() + " files");
       return 0;
     }
-    list.improvements(res).forEach(l -> out.println("better: " + l));
+    list.improvements(res.stream().filter(r -> sampling.applyAsInt(r.file()) == 1).toList())
+        .forEach(l -> out.println("better: " + l));
     List<String> regressions = list.regressions(res);
     regressions.forEach(l -> out.println("REGRESSION: " + l));
     return regressions.isEmpty() ? 0 : 1;

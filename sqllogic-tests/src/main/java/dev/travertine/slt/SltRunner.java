@@ -28,6 +28,7 @@ public final class SltRunner {
   private final int threads;
   private final String serverUrl;
   private final PrintStream progress;
+  private PrintStream verbose;
 
   /**
    * @param threads   files run at the same time (each on its own database)
@@ -46,7 +47,19 @@ public final class SltRunner {
     this.progress = progress;
   }
 
+  /** Prints the first failures of each file in full (query and message) to {@code out}. */
+  public SltRunner verbose(PrintStream out) {
+    this.verbose = out;
+    return this;
+  }
+
   public List<FileResult> run(List<String> files) throws InterruptedException {
+    return run(files, f -> 1);
+  }
+
+  /** Runs the files; {@code sampling} says for each file to run every n-th query only (1: all). */
+  public List<FileResult> run(List<String> files, java.util.function.ToIntFunction<String> sampling)
+      throws InterruptedException {
     ConcurrentLinkedQueue<String> todo = new ConcurrentLinkedQueue<>(files);
     ConcurrentLinkedQueue<FileResult> done = new ConcurrentLinkedQueue<>();
     AtomicInteger count = new AtomicInteger();
@@ -61,7 +74,7 @@ public final class SltRunner {
       for (int i = 0; i < threads; i++) {
         workers.add(pool.submit(() -> {
           for (String f; (f = todo.poll()) != null; ) {
-            FileResult r = runFile(f);
+            FileResult r = runFile(f, sampling.applyAsInt(f));
             done.add(r);
             int n = count.incrementAndGet();
             synchronized (progress) {
@@ -95,7 +108,7 @@ public final class SltRunner {
   }
 
   /** One file; problems of the harness itself (an unparsable file, a lost connection) become its result. */
-  FileResult runFile(String file) {
+  FileResult runFile(String file, int sampleEvery) {
     // The library's parser prints notes about skipped lines: keep them out of the progress.
     PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
     OptionsParser parser = new OptionsParser(false, quiet, quiet);
@@ -110,7 +123,7 @@ public final class SltRunner {
     TravertineSltExecutor executor = serverUrl == null ? TravertineSltExecutor.embedded(options)
         : TravertineSltExecutor.remote(options, serverUrl);
     try {
-      return executor.run(file, test);
+      return executor.run(file, test, sampleEvery, verbose);
     } catch (Exception e) {
       return harnessFailure(file, "harness: " + e, t0);
     }
