@@ -133,7 +133,12 @@ public record FileResult(String file, int queries, int passed, int failed, int s
       return "wrong number of values";
     }
     String s = error.lines().findFirst().orElse(error);
-    s = s.replaceFirst("^Error while executing SQL \"(?:[^\"]|\"\")*\": ", "");
+    // Over a server the message is wrapped: Error -1 (00000) : Error while executing SQL "…": Remote
+    // driver error: RuntimeException: java.sql.SQLException: Error while executing SQL "…": the message.
+    s = s.replaceFirst("^Error -?\\d+ \\(\\w+\\) : ", "");
+    s = s.replaceAll("Error while executing SQL \".*?\": ", "");
+    s = s.replaceAll("Remote driver error: \\w+: ", "").replaceAll("^(java\\.sql\\.)?SQLException: ", "");
+    s = s.replaceFirst("^parse failed: ", "");
     s = s.replaceAll("From line \\d+, column \\d+ to line \\d+, column \\d+: ", "");
     s = s.replaceAll("(?i)at line \\d+, column \\d+", "at …");
     s = s.replaceAll("Encountered (\"[^\"]{0,20}\")[^.]*\\.", "Encountered $1.");

@@ -49,6 +49,9 @@ class RunnerPartsTest {
     assertEquals(FileResult.cause("From line 1, column 8 to line 1, column 20: Column 'X' not found in any table"),
         FileResult.cause("From line 3, column 1 to line 3, column 2: Column 'COL9' not found in any table"));
     assertEquals("Encountered \"OR\".", FileResult.cause("Encountered \"OR\" at line 1, column 8.\nWas expecting: …"));
+    assertEquals("Encountered \"OR\".", FileResult.cause("Error -1 (00000) : Error while executing SQL \"INSERT OR "
+        + "REPLACE INTO t1 VALUES(2, 'x')\": Remote driver error: RuntimeException: java.sql.SQLException: Error while "
+        + "executing SQL \"INSERT OR REPLACE INTO t1 VALUES(2, 'x')\": parse failed: Encountered \"OR\" at line 1, column 8."));
   }
 
   @Test
