@@ -7,7 +7,11 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-${MVN:-mvn} -B -q -DskipTests install -pl sqllogic-tests -am >/dev/null
+log="$(mktemp "${TMPDIR:-/tmp}/slt-build.XXXXXX")"
+if ! ${MVN:-mvn} -B -q -DskipTests install -pl sqllogic-tests -am > "$log" 2>&1; then
+  cat "$log" >&2; rm -f "$log"; echo "slt: build failed" >&2; exit 1
+fi
+rm -f "$log"
 # shellcheck disable=SC2086
 exec java -Xmx4g -Dcom.google.protobuf.use_unsafe_pre22_gencode=true ${JAVA_OPTS:-} \
   -cp "sqllogic-tests/target/classes:$(cat sqllogic-tests/target/classpath.txt)" dev.travertine.slt.SltMain "$@"

@@ -17,7 +17,6 @@ import org.apache.calcite.linq4j.tree.MemberDeclaration;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.runtime.ArrayBindable;
-import org.codehaus.commons.compiler.util.reflect.ByteArrayClassLoader;
 import org.codehaus.janino.ClassLoaderIClassLoader;
 import org.codehaus.janino.IClassLoader;
 import org.codehaus.janino.Java;
@@ -79,7 +78,7 @@ final class CodeCompiler implements CalcitePrepare.SparkHandler {
       for (ClassFile f : files) {
         classes.put(f.getThisClassName(), f.toByteArray());
       }
-      ClassLoader loader = new ByteArrayClassLoader(classes, PARENT);
+      ClassLoader loader = new GeneratedClassLoader(classes, PARENT);
       Object bindable = loader.loadClass(className).getDeclaredConstructors()[0].newInstance();
       healthy = true;
       return (ArrayBindable) bindable;
@@ -88,6 +87,36 @@ final class CodeCompiler implements CalcitePrepare.SparkHandler {
     } finally {
       if (healthy) {
         idle.add(icl); // a loader that saw a failure is dropped, in case it kept half a state
+      }
+    }
+  }
+
+  /**
+   * Defines the generated classes, looking them up before asking the parent: parent-first (as
+   * Janino's own loader does) would search the whole class path for "Baz", "Baz$1", … every time.
+   */
+  private static final class GeneratedClassLoader extends ClassLoader {
+    private final Map<String, byte[]> classes;
+
+    GeneratedClassLoader(Map<String, byte[]> classes, ClassLoader parent) {
+      super(parent);
+      this.classes = classes;
+    }
+
+    @Override protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+      byte[] bytes = classes.get(name);
+      if (bytes == null) {
+        return super.loadClass(name, resolve);
+      }
+      synchronized (getClassLoadingLock(name)) {
+        Class<?> c = findLoadedClass(name);
+        if (c == null) {
+          c = defineClass(name, bytes, 0, bytes.length);
+        }
+        if (resolve) {
+          resolveClass(c);
+        }
+        return c;
       }
     }
   }
