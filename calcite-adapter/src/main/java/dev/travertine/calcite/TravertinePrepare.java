@@ -95,7 +95,7 @@ public class TravertinePrepare extends CalcitePrepareImpl {
           org.apache.calcite.sql.SqlNode sqlNodeOriginal, Class<?> runtimeContextClass,
           org.apache.calcite.sql.validate.SqlValidator validator, boolean needsValidation) {
         if (needsValidation) {
-          UnaryPlus.strip(sqlQuery);
+          PreValidation.rewrite(sqlQuery);
         }
         return super.prepareSql(sqlQuery, sqlNodeOriginal, runtimeContextClass, validator, needsValidation);
       }

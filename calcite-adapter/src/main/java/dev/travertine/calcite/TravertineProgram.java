@@ -48,12 +48,12 @@ final class TravertineProgram {
         .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE_BUSHY)
         .build(), false, md);
     Program costBased = (planner, rel, traits, materializations, lattices) -> {
-      RelNode input = rel;
-      if (RelOptUtil.countJoins(rel) >= HEURISTIC_JOIN_COUNT && onlyInnerJoins(rel)) {
-        RelNode ordered = gather.run(planner, rel, traits, materializations, lattices);
+      RelNode input = NullArithmetic.fold(rel);
+      if (RelOptUtil.countJoins(input) >= HEURISTIC_JOIN_COUNT && onlyInnerJoins(input)) {
+        RelNode ordered = gather.run(planner, input, traits, materializations, lattices);
         // The bushy rule leaves a MultiJoin with outer joins alone, and nothing implements a
         // MultiJoin: then the joins stay in the order the query wrote them.
-        input = containsMultiJoin(ordered) ? rel : ordered;
+        input = containsMultiJoin(ordered) ? input : ordered;
         EXHAUSTIVE_JOIN_RULES.forEach(planner::removeRule);
       }
       return volcano(planner, input, traits, materializations, lattices);
