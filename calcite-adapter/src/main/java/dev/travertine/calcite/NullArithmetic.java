@@ -12,7 +12,7 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 
 /**
- * Folds arithmetic with a NULL literal operand ({@code CAST(NULL AS INTEGER) / 6}) to a NULL of
+ * Folds arithmetic and comparisons with a NULL literal operand ({@code CAST(NULL AS INTEGER) / 6}) to a NULL of
  * the call's type, bottom-up, before cost-based planning. Arithmetic is strict, so the result is
  * the same; and Calcite 1.41 fails on such calls when it derives the collation of a projection
  * ("not a literal: /(null, 6)" from SqlMonotonicBinaryOperator), which the sqllogictest corpus's
@@ -21,8 +21,11 @@ import org.apache.calcite.sql.SqlKind;
 final class NullArithmetic {
   private NullArithmetic() {}
 
+  /** Operators whose result is NULL when any operand is (comparisons too: "Comparison with NULL" is
+   * an assertion in Calcite's predicate pull-up). */
   private static final Set<SqlKind> STRICT = Set.of(SqlKind.PLUS, SqlKind.MINUS, SqlKind.TIMES, SqlKind.DIVIDE,
-      SqlKind.MOD, SqlKind.MINUS_PREFIX, SqlKind.PLUS_PREFIX);
+      SqlKind.MOD, SqlKind.MINUS_PREFIX, SqlKind.PLUS_PREFIX, SqlKind.EQUALS, SqlKind.NOT_EQUALS,
+      SqlKind.LESS_THAN, SqlKind.LESS_THAN_OR_EQUAL, SqlKind.GREATER_THAN, SqlKind.GREATER_THAN_OR_EQUAL);
 
   static RelNode fold(RelNode root) {
     RexShuttle folder = new Folder(root.getCluster().getRexBuilder());

@@ -87,6 +87,9 @@ class CorpusRegressionTest {
       assertEquals(List.of("null"), rows(c, "SELECT - CAST ( NULL AS INTEGER ) / col0 FROM tab0"));
       assertEquals(List.of("null"), rows(c, "SELECT ALL MIN ( + - 25 ) * CAST ( NULL AS INTEGER ) AS col1 FROM tab0"));
       assertEquals(List.of("null"), rows(c, "SELECT - + AVG ( 46 ) + CAST ( NULL AS INTEGER ) FROM tab0 cor0"));
+      assertEquals(List.of(), rows(c, "SELECT DISTINCT * FROM tab0 WHERE col1 * - ( - col0 ) * + - CAST ( NULL AS "
+          + "INTEGER ) BETWEEN + + 72 + + ( - col1 ) * - col2 AND col1"));
+      assertEquals(List.of("0"), rows(c, "SELECT pk FROM tab0 WHERE NOT (col0 + NULL > 1) IS NOT NULL"));
       assertEquals("null, 52", one(c, "SELECT + 64 + - 34 / ( - 64 ) / CAST ( NULL AS INTEGER ) * - 74 AS col2, + 52"));
     }
   }
