@@ -95,7 +95,8 @@ public final class SqlMutationCompiler implements MutationCompiler {
         .withUnquotedCasing(Casing.UNCHANGED).withQuotedCasing(Casing.UNCHANGED).withCaseSensitive(false)
         .withConformance(SqlConformanceEnum.LENIENT);
     FrameworkConfig config = Frameworks.newConfigBuilder().parserConfig(parser).defaultSchema(root)
-        .typeSystem(TravertineTypeSystem.INSTANCE).build();
+        .typeSystem(TravertineTypeSystem.INSTANCE)
+        .executor(new LiteralCastExecutor(new RexExecutorImpl(org.apache.calcite.DataContexts.EMPTY))).build();
     StringBuilder sql = new StringBuilder("SELECT ");
     for (int i = 0; i < exprs.size(); i++) {
       sql.append(i > 0 ? ",\n" : "").append(exprs.get(i));

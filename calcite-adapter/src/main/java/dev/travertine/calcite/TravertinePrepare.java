@@ -106,6 +106,7 @@ public class TravertinePrepare extends CalcitePrepareImpl {
       org.apache.calcite.plan.@Nullable Context externalContext, @Nullable RelOptCostFactory costFactory) {
     RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);
     TravertineRules.register(planner);
+    planner.setExecutor(new LiteralCastExecutor(planner.getExecutor()));
     return planner;
   }
 }
