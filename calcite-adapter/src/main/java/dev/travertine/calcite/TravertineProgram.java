@@ -58,7 +58,9 @@ final class TravertineProgram {
       }
       return volcano(planner, input, traits, materializations, lattices);
     };
-    return Programs.sequence(Programs.subQuery(md), Programs.decorrelate(), Programs.measure(md),
+    // NULL arithmetic is folded first: decorrelation and trimming already derive predicates.
+    Program foldNulls = (planner, rel, traits, materializations, lattices) -> NullArithmetic.fold(rel);
+    return Programs.sequence(foldNulls, Programs.subQuery(md), Programs.decorrelate(), Programs.measure(md),
         Programs.trim(), costBased, Programs.calc(md));
   }
 
