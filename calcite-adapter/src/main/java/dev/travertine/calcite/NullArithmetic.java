@@ -5,15 +5,16 @@ import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
-import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 
 /**
  * Folds arithmetic and comparisons with a NULL literal operand ({@code CAST(NULL AS INTEGER) / 6}) to a NULL of
- * the call's type, bottom-up, before cost-based planning. Arithmetic is strict, so the result is
+ * the call's type, bottom-up, first thing in planning (also inside sub-queries' plans, which
+ * sub-query removal later joins into the tree). Arithmetic is strict, so the result is
  * the same; and Calcite 1.41 fails on such calls when it derives the collation of a projection
  * ("not a literal: /(null, 6)" from SqlMonotonicBinaryOperator), which the sqllogictest corpus's
  * random/ files hit hundreds of times.
@@ -21,11 +22,15 @@ import org.apache.calcite.sql.SqlKind;
 final class NullArithmetic {
   private NullArithmetic() {}
 
-  /** Operators whose result is NULL when any operand is (comparisons too: "Comparison with NULL" is
-   * an assertion in Calcite's predicate pull-up). */
-  private static final Set<SqlKind> STRICT = Set.of(SqlKind.PLUS, SqlKind.MINUS, SqlKind.TIMES, SqlKind.DIVIDE,
-      SqlKind.MOD, SqlKind.MINUS_PREFIX, SqlKind.PLUS_PREFIX, SqlKind.EQUALS, SqlKind.NOT_EQUALS,
+  /** Comparisons, NULL when an operand is ("Comparison with NULL" is an assertion in Calcite's
+   * predicate pull-up); IS [NOT] DISTINCT FROM is not among them. */
+  private static final Set<SqlKind> STRICT_COMPARISONS = Set.of(SqlKind.EQUALS, SqlKind.NOT_EQUALS,
       SqlKind.LESS_THAN, SqlKind.LESS_THAN_OR_EQUAL, SqlKind.GREATER_THAN, SqlKind.GREATER_THAN_OR_EQUAL);
+
+  /** Arithmetic: NULL when any operand is (also for {@link PreValidation}, on the parse tree). */
+  static boolean isArithmetic(SqlKind k) {
+    return SqlKind.BINARY_ARITHMETIC.contains(k) || k == SqlKind.MINUS_PREFIX || k == SqlKind.PLUS_PREFIX;
+  }
 
   static RelNode fold(RelNode root) {
     RexShuttle folder = new Folder(root.getCluster().getRexBuilder());
@@ -43,11 +48,17 @@ final class NullArithmetic {
       this.rexBuilder = rexBuilder;
     }
 
+    @Override public RexNode visitSubQuery(RexSubQuery subQuery) {
+      RexSubQuery visited = (RexSubQuery) super.visitSubQuery(subQuery);
+      RelNode rel = fold(visited.rel);
+      return rel == visited.rel ? visited : visited.clone(rel);
+    }
+
     @Override public RexNode visitCall(RexCall call) {
       RexNode visited = super.visitCall(call);
-      if (visited instanceof RexCall c && STRICT.contains(c.getKind())) {
+      if (visited instanceof RexCall c && (isArithmetic(c.getKind()) || STRICT_COMPARISONS.contains(c.getKind()))) {
         for (RexNode o : c.getOperands()) {
-          if (RexUtil.isNullLiteral(o, true) || o instanceof RexLiteral l && l.isNull()) {
+          if (RexUtil.isNullLiteral(o, true)) {
             return rexBuilder.makeNullLiteral(c.getType());
           }
         }

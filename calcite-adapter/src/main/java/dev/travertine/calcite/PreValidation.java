@@ -1,6 +1,7 @@
 package dev.travertine.calcite;
 
-import java.util.Set;
+import java.util.List;
+import java.util.function.BiConsumer;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
@@ -23,11 +24,6 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 final class PreValidation extends SqlBasicVisitor<Void> {
   private static final PreValidation INSTANCE = new PreValidation();
 
-  private static final Set<SqlKind> STRICT_ARITHMETIC = Set.of(SqlKind.PLUS, SqlKind.MINUS, SqlKind.TIMES,
-      SqlKind.DIVIDE, SqlKind.MOD, SqlKind.MINUS_PREFIX);
-
-  private static final Set<SqlKind> CONSTANT_OPERATORS = Set.of(SqlKind.PLUS, SqlKind.MINUS, SqlKind.TIMES,
-      SqlKind.DIVIDE, SqlKind.MOD, SqlKind.MINUS_PREFIX, SqlKind.PLUS_PREFIX, SqlKind.CAST, SqlKind.CASE);
 
   static void rewrite(SqlNode node) {
     if (node != null) {
@@ -41,7 +37,7 @@ final class PreValidation extends SqlBasicVisitor<Void> {
         n = c.operand(0);
         continue;
       }
-      if (n instanceof SqlCall c && STRICT_ARITHMETIC.contains(c.getKind())) {
+      if (n instanceof SqlCall c && NullArithmetic.isArithmetic(c.getKind())) {
         SqlNode typedNull = null;
         boolean othersConstant = true;
         for (SqlNode o : c.getOperandList()) {
@@ -73,7 +69,8 @@ final class PreValidation extends SqlBasicVisitor<Void> {
     }
     if (n instanceof SqlCall c) {
       // Functions are not resolved yet (MIN(…) may be an aggregate): only operators count.
-      return CONSTANT_OPERATORS.contains(c.getKind())
+      SqlKind k = c.getKind();
+      return (NullArithmetic.isArithmetic(k) || k == SqlKind.CAST || k == SqlKind.CASE)
           && c.getOperandList().stream().allMatch(PreValidation::isConstant);
     }
     return false; // identifiers, dynamic parameters
@@ -86,37 +83,33 @@ final class PreValidation extends SqlBasicVisitor<Void> {
   }
 
   @Override public Void visit(SqlCall call) {
-    var operands = call.getOperandList();
-    for (int i = 0; i < operands.size(); i++) {
-      SqlNode o = operands.get(i);
-      if (o == null) {
-        continue;
+    rewriteChildren(call.getOperandList(), (i, u) -> {
+      try {
+        call.setOperand(i, u);
+      } catch (UnsupportedOperationException e) {
+        // a call that cannot change keeps the operand as written
       }
-      o.accept(this);
-      SqlNode u = simplified(o);
-      if (u != o) {
-        try {
-          call.setOperand(i, u);
-        } catch (UnsupportedOperationException e) {
-          // a call that cannot change keeps the operand as written
-        }
-      }
-    }
+    });
     return null;
   }
 
   @Override public Void visit(SqlNodeList list) {
-    for (int i = 0; i < list.size(); i++) {
-      SqlNode o = list.get(i);
+    rewriteChildren(list, list::set);
+    return null;
+  }
+
+  /** Rewrites each child's own children, then replaces the child when it simplifies. */
+  private void rewriteChildren(List<SqlNode> children, BiConsumer<Integer, SqlNode> replace) {
+    for (int i = 0; i < children.size(); i++) {
+      SqlNode o = children.get(i);
       if (o == null) {
         continue;
       }
       o.accept(this);
       SqlNode u = simplified(o);
       if (u != o) {
-        list.set(i, u);
+        replace.accept(i, u);
       }
     }
-    return null;
   }
 }

@@ -15,8 +15,6 @@ public class TravertinePrepare extends CalcitePrepareImpl {
       if (trimmed.length() != query.sql.length()) {
         query = Query.of(trimmed); // "DROP INDEX i;" as tools and scripts send it
       }
-    }
-    if (query.sql != null) {
       org.apache.calcite.schema.SchemaPlus main = context.getRootSchema().plus().getSubSchema(TravertineSchema.NAME);
       if (main != null) {
         TravertineSession session = TravertineSchema.session(context.getRootSchema().plus());

@@ -25,8 +25,9 @@ import org.apache.calcite.tools.Programs;
  * The planning program: Calcite's standard sequence (sub-queries, decorrelation, field trimming,
  * cost-based planning, calc) except that from {@link #HEURISTIC_JOIN_COUNT} inner joins up the join
  * order is chosen heuristically before cost-based planning (joins gathered into a MultiJoin and
- * ordered greedily by MultiJoinOptimizeBushyRule, once, in a Hep pass; LoptOptimizeJoinRule took 0.4 s per query there) and the exhaustive join-reordering rules
- * are taken out of the cost-based planner.
+ * ordered greedily by MultiJoinOptimizeBushyRule, once, in a Hep pass; LoptOptimizeJoinRule took
+ * 0.4 s per query there) and the exhaustive join-reordering rules are taken out of the cost-based
+ * planner. Arithmetic and comparisons on NULL literals are folded first ({@link NullArithmetic}).
  * Exhaustive reordering of 8 tables keeps Volcano busy for minutes (sqllogictest's select5.test).
  */
 final class TravertineProgram {
@@ -48,17 +49,18 @@ final class TravertineProgram {
         .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE_BUSHY)
         .build(), false, md);
     Program costBased = (planner, rel, traits, materializations, lattices) -> {
-      RelNode input = NullArithmetic.fold(rel);
-      if (RelOptUtil.countJoins(input) >= HEURISTIC_JOIN_COUNT && onlyInnerJoins(input)) {
-        RelNode ordered = gather.run(planner, input, traits, materializations, lattices);
+      RelNode input = rel;
+      if (RelOptUtil.countJoins(rel) >= HEURISTIC_JOIN_COUNT && onlyInnerJoins(rel)) {
+        RelNode ordered = gather.run(planner, rel, traits, materializations, lattices);
         // The bushy rule leaves a MultiJoin with outer joins alone, and nothing implements a
         // MultiJoin: then the joins stay in the order the query wrote them.
-        input = containsMultiJoin(ordered) ? input : ordered;
+        input = containsMultiJoin(ordered) ? rel : ordered;
         EXHAUSTIVE_JOIN_RULES.forEach(planner::removeRule);
       }
       return volcano(planner, input, traits, materializations, lattices);
     };
-    // NULL arithmetic is folded first: decorrelation and trimming already derive predicates.
+    // NULL arithmetic is folded first (sub-query plans included): decorrelation and trimming
+    // already derive predicates.
     Program foldNulls = (planner, rel, traits, materializations, lattices) -> NullArithmetic.fold(rel);
     return Programs.sequence(foldNulls, Programs.subQuery(md), Programs.decorrelate(), Programs.measure(md),
         Programs.trim(), costBased, Programs.calc(md));

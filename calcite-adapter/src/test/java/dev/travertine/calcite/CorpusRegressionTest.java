@@ -90,6 +90,10 @@ class CorpusRegressionTest {
       assertEquals(List.of(), rows(c, "SELECT DISTINCT * FROM tab0 WHERE col1 * - ( - col0 ) * + - CAST ( NULL AS "
           + "INTEGER ) BETWEEN + + 72 + + ( - col1 ) * - col2 AND col1"));
       assertEquals(List.of("0"), rows(c, "SELECT pk FROM tab0 WHERE NOT (col0 + NULL > 1) IS NOT NULL"));
+      assertEquals(List.of(), rows(c, "SELECT pk FROM tab0 WHERE col0 NOT IN (SELECT - CAST ( NULL AS INTEGER ) * 5 / col0 "
+          + "FROM tab0)"));
+      assertEquals(List.of("0"), rows(c, "SELECT pk FROM tab0 WHERE EXISTS (SELECT 1 FROM tab0 AS t WHERE t.col3 + NULL "
+          + "IS NULL AND t.pk = tab0.pk)"));
       assertEquals("null, 52", one(c, "SELECT + 64 + - 34 / ( - 64 ) / CAST ( NULL AS INTEGER ) * - 74 AS col2, + 52"));
     }
   }
