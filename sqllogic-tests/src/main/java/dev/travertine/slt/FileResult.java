@@ -20,6 +20,17 @@ public record FileResult(String file, int queries, int passed, int failed, int s
   public static final double[] BUCKETS_MS = {0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20, 25, 30, 40, 50,
       70, 100, 150, 200, 300, 500, 1000, Double.POSITIVE_INFINITY};
 
+  /** The median query time over several files' histograms (ms). */
+  public static double medianMs(java.util.Collection<FileResult> results) {
+    long[] sum = new long[BUCKETS_MS.length];
+    for (FileResult r : results) {
+      for (int i = 0; i < sum.length; i++) {
+        sum[i] += r.histogram()[i];
+      }
+    }
+    return medianMs(sum);
+  }
+
   /** The median of a histogram of query times, interpolated within its bucket (ms). */
   public static double medianMs(long[] histogram) {
     long total = Arrays.stream(histogram).sum();

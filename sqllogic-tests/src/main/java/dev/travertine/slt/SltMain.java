@@ -31,8 +31,25 @@ public final class SltMain {
   }
 
   static int run(String[] args, PrintStream out) throws Exception {
+    try {
+      return runChecked(args, out);
+    } catch (BadArgument e) {
+      out.println("slt: " + e.getMessage() + " (--help lists the options)");
+      return 2;
+    }
+  }
+
+  /** A command-line mistake: reported in one line, exit status 2. */
+  private static final class BadArgument extends IllegalArgumentException {
+    BadArgument(String message) {
+      super(message);
+    }
+  }
+
+  private static int runChecked(String[] args, PrintStream out) throws Exception {
     List<String> patterns = new ArrayList<>();
     String selection = null;
+    int[] shard = null;
     int threads = 1;
     String server = null;
     Path results = null;
@@ -47,10 +64,13 @@ public final class SltMain {
       switch (a) {
         case "--all" -> selection = "all";
         case "--ci" -> selection = "ci";
-        case "--shard" -> selection = "shard " + value(args, ++i, a);
-        case "--threads" -> threads = Integer.parseInt(value(args, ++i, a));
+        case "--shard" -> {
+          selection = "shard";
+          shard = shard(value(args, ++i, a));
+        }
+        case "--threads" -> threads = atLeastOne(args, ++i, a);
         case "--server" -> server = value(args, ++i, a);
-        case "--sample" -> sample = Integer.parseInt(value(args, ++i, a));
+        case "--sample" -> sample = atLeastOne(args, ++i, a);
         case "--results" -> results = Path.of(value(args, ++i, a));
         case "--failures" -> failures = Path.of(value(args, ++i, a));
         case "--update-failures" -> update = true;
@@ -65,8 +85,7 @@ public final class SltMain {
         }
         default -> {
           if (a.startsWith("-")) {
-            out.println("slt: unknown option " + a + " (--help lists them)");
-            return 2;
+            throw new BadArgument("unknown option " + a);
           }
           patterns.add(a);
         }
@@ -90,10 +109,9 @@ public final class SltMain {
     } else if ("ci".equals(selection)) {
       files = Corpus.ciSubset();
       name = "ci";
-    } else if (selection != null) {
-      String[] kn = selection.substring(6).split("/");
-      int k = Integer.parseInt(kn[0]);
-      int n = Integer.parseInt(kn[1]);
+    } else if (shard != null) {
+      int k = shard[0];
+      int n = shard[1];
       files = Corpus.shard(k, n);
       name = String.format(Locale.ROOT, "shard-%02d-of-%02d", k, n);
       if (results == null) {
@@ -150,27 +168,53 @@ public final class SltMain {
     long p = 0;
     int aborted = 0;
     long missed = 0;
-    long[] hist = new long[FileResult.BUCKETS_MS.length];
     for (FileResult r : res) {
       q += r.queries();
       p += r.passed();
       missed += r.statementErrorsMissed();
       aborted += r.aborted() == null ? 0 : 1;
-      for (int i = 0; i < hist.length; i++) {
-        hist[i] += r.histogram()[i];
-      }
     }
     out.printf(Locale.ROOT, "%d files, %,d queries: %,d passed (%.3f %%), %,d failed; %d files stopped by a failing "
             + "statement; %,d statements that should have failed did not.%n", res.size(), q, p,
         q == 0 ? 100.0 : 100.0 * p / q, q - p, aborted, missed);
     out.printf(Locale.ROOT, "%.1f s wall; median query %.1f ms (prepare + execute + check)%n", secs,
-        FileResult.medianMs(hist));
+        FileResult.medianMs(res));
   }
 
   private static String value(String[] args, int i, String option) {
     if (i >= args.length) {
-      throw new IllegalArgumentException(option + " needs a value");
+      throw new BadArgument(option + " needs a value");
     }
     return args[i];
+  }
+
+  private static int atLeastOne(String[] args, int i, String option) {
+    String v = value(args, i, option);
+    try {
+      int n = Integer.parseInt(v);
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new BadArgument(option + " needs a whole number of at least 1, not " + v);
+  }
+
+  /** K/N with 1 <= K <= N. */
+  private static int[] shard(String v) {
+    String[] kn = v.split("/", -1);
+    try {
+      if (kn.length == 2) {
+        int k = Integer.parseInt(kn[0]);
+        int n = Integer.parseInt(kn[1]);
+        if (k >= 1 && k <= n) {
+          return new int[] {k, n};
+        }
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new BadArgument("--shard needs K/N with 1 <= K <= N (e.g. 3/64), not " + v);
   }
 }

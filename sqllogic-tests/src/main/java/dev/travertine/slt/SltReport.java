@@ -41,7 +41,6 @@ public final class SltReport {
     long queries = 0;
     long passed = 0;
     long millis = 0;
-    long[] hist = new long[FileResult.BUCKETS_MS.length];
     Map<String, long[]> dirs = new TreeMap<>(); // files, queries, passed, failed, millis
     Map<String, Long> causes = new LinkedHashMap<>();
     Map<String, String> examples = new LinkedHashMap<>();
@@ -49,9 +48,6 @@ public final class SltReport {
       queries += r.queries();
       passed += r.passed();
       millis += r.millis();
-      for (int i = 0; i < hist.length; i++) {
-        hist[i] += r.histogram()[i];
-      }
       long[] d = dirs.computeIfAbsent(r.directory(), k -> new long[5]);
       d[0]++;
       d[1] += r.queries();
@@ -69,7 +65,7 @@ public final class SltReport {
         queries - passed));
     b.append(String.format(Locale.ROOT,
         "Median time per query (prepare + execute + check, embedded): %.1f ms; mean %.1f ms per query including "
-            + "statements.%n%n", FileResult.medianMs(hist), queries == 0 ? 0 : (double) millis / queries));
+            + "statements.%n%n", FileResult.medianMs(latest.values()), queries == 0 ? 0 : (double) millis / queries));
     b.append("## Runs\n\n| Results file | Date | Files | Command |\n|---|---|---|---|\n");
     for (SltRunner.ResultsFile run : runs) {
       b.append("| ").append(run.path().getFileName()).append(" | ").append(run.date()).append(" | ")

@@ -141,8 +141,9 @@ public final class TravertineSltExecutor extends JdbcExecutor {
           if (error == null && !st.shouldPass) {
             out.statementErrorsMissed++;
           } else if (error != null && st.shouldPass) {
-            out.aborted = "statement failed: " + FileResult.clean(st.statement) + ": " + FileResult.cause(error);
-            String cause = "statement failed: " + FileResult.cause(error);
+            String cause = FileResult.cause(error);
+            out.aborted = "statement failed: " + FileResult.clean(st.statement) + ": " + cause;
+            cause = "statement failed: " + cause;
             for (int j = i + 1; j < ops.size(); j++) {
               if (ops.get(j) instanceof SqlTestQuery q && seen++ % sampleEvery == 0) {
                 out.fail(cause, q.getQuery(), -1);
