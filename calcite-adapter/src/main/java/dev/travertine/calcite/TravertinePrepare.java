@@ -51,6 +51,13 @@ public class TravertinePrepare extends CalcitePrepareImpl {
         } catch (RuntimeException e) {
           registry.finish(q, e);
           throw e;
+        } catch (AssertionError e) {
+          // Calcite states some of its limits as assertions; JDBC callers get an SQLException
+          // (an Error would pass Avatica's handlers and end a sqlline session).
+          RuntimeException failure = new IllegalStateException("Cannot plan this statement (Calcite: "
+              + e.getMessage() + ")", e);
+          registry.finish(q, failure);
+          throw failure;
         }
         if (sig.statementType == org.apache.calcite.avatica.Meta.StatementType.OTHER_DDL) {
           registry.finish(q, null);
@@ -85,8 +92,19 @@ public class TravertinePrepare extends CalcitePrepareImpl {
     return new CalcitePreparingStmt(this, context, catalogReader, typeFactory, context.getRootSchema(), prefer,
         createCluster(planner, new org.apache.calcite.rex.RexBuilder(typeFactory)),
         org.apache.calcite.adapter.enumerable.EnumerableConvention.INSTANCE, createConvertletTable()) {
+      private boolean json = true;
+
       @Override protected org.apache.calcite.tools.Program getProgram() {
         return TravertineProgram.INSTANCE;
+      }
+
+      @Override protected org.apache.calcite.sql2rel.SqlToRelConverter getSqlToRelConverter(
+          org.apache.calcite.sql.validate.SqlValidator validator,
+          org.apache.calcite.prepare.Prepare.CatalogReader catalogReader,
+          org.apache.calcite.sql2rel.SqlToRelConverter.Config config) {
+        // The JSON rewrite rebuilds every projection outside the builder: only for statements with JSON functions.
+        return super.getSqlToRelConverter(validator, catalogReader,
+            config.withRelBuilderFactory(CollationSafeProjects.BUILDER).withAddJsonTypeOperatorEnabled(json));
       }
 
       @Override public PreparedResult prepareSql(org.apache.calcite.sql.SqlNode sqlQuery,
@@ -95,9 +113,28 @@ public class TravertinePrepare extends CalcitePrepareImpl {
         if (needsValidation) {
           PreValidation.rewrite(sqlQuery);
         }
+        json = callsJsonFunction(sqlQuery);
         return super.prepareSql(sqlQuery, sqlNodeOriginal, runtimeContextClass, validator, needsValidation);
       }
     };
+  }
+
+  /** Whether a statement calls a JSON function (JSON_OBJECT, JSON_VALUE, …), resolved or not. */
+  static boolean callsJsonFunction(org.apache.calcite.sql.SqlNode node) {
+    if (node == null) {
+      return false;
+    }
+    var found = new boolean[1];
+    node.accept(new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+      @Override public Void visit(org.apache.calcite.sql.SqlCall call) {
+        if (call.getOperator().getName().regionMatches(true, 0, "JSON", 0, 4)) {
+          found[0] = true;
+          return null;
+        }
+        return super.visit(call);
+      }
+    });
+    return found[0];
   }
 
   @Override protected RelOptPlanner createPlanner(org.apache.calcite.jdbc.CalcitePrepare.Context prepareContext,

@@ -14,12 +14,17 @@ import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.logical.LogicalSort;
 import org.apache.calcite.rel.logical.LogicalTableModify;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.rules.SemiJoinRule;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -44,10 +49,40 @@ public final class TravertineRules {
 
   public static void register(RelOptPlanner planner) {
     ALL.forEach(planner::addRule);
-    // Calcite 1.41's rule turns "x IN (empty subquery) OR p" into an empty result: the subquery
-    // becomes a LEFT join with an empty right side, and the plan after the rule returns no rows
-    // (sqllogictest index/between/1/slt_good_0.test). A join with an empty side is just read.
-    planner.removeRule(org.apache.calcite.rel.rules.PruneEmptyRules.JOIN_RIGHT_INSTANCE);
+    // Calcite 1.41's semi-join rules turn "left JOIN Aggregate ON TRUE" into a semi-join with the
+    // aggregate's input even when the aggregate has no GROUP BY keys, which is one row over an
+    // empty input: the semi-join then drops every row. Sub-query removal builds that join (the
+    // COUNT beside "x IN (subquery)" in an OR) and the IN goes once the filter no longer needs it
+    // (sqllogictest index/between/1/slt_good_0.test, index/commute/1000/slt_good_1.test).
+    planner.removeRule(CoreRules.PROJECT_TO_SEMI_JOIN);
+    planner.removeRule(CoreRules.JOIN_TO_SEMI_JOIN);
+    planner.addRule(PROJECT_TO_SEMI_JOIN);
+    planner.addRule(JOIN_TO_SEMI_JOIN);
+  }
+
+  /** Calcite's PROJECT_TO_SEMI_JOIN, not for an inner join with a whole-input aggregate. */
+  static final RelOptRule PROJECT_TO_SEMI_JOIN = new SemiJoinRule.ProjectToSemiJoinRule(
+      SemiJoinRule.ProjectToSemiJoinRule.ProjectToSemiJoinRuleConfig.DEFAULT) {
+    @Override public boolean matches(RelOptRuleCall call) {
+      return semiJoinIsSound(call.rel(1), call.rel(3));
+    }
+  };
+
+  /** Calcite's JOIN_TO_SEMI_JOIN, not for an inner join with a whole-input aggregate. */
+  static final RelOptRule JOIN_TO_SEMI_JOIN = new SemiJoinRule.JoinToSemiJoinRule(
+      SemiJoinRule.JoinToSemiJoinRule.JoinToSemiJoinRuleConfig.DEFAULT) {
+    @Override public boolean matches(RelOptRuleCall call) {
+      return semiJoinIsSound(call.rel(0), call.rel(2));
+    }
+  };
+
+  /**
+   * A semi-join with the aggregate's input keeps the rows an inner join with the aggregate keeps
+   * only when the aggregate groups: without keys it is one row whatever its input holds. (A left
+   * join with it is the left input either way, which the rule produces.)
+   */
+  private static boolean semiJoinIsSound(Join join, Aggregate aggregate) {
+    return aggregate.getGroupCount() > 0 || join.getJoinType() != JoinRelType.INNER;
   }
 
   /** Filter on scan: the translatable conjuncts go into the scan; the rest stays a Filter. */
