@@ -1,17 +1,13 @@
 package dev.travertine.calcite;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.travertine.mergetree.scan.Predicate;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.List;
 import dev.travertine.mergetree.scan.Aggregation;
+import dev.travertine.mergetree.scan.Predicate;
+import java.util.List;
 
 /**
- * What the planner pushed into a scan, in table-column terms; travels into generated code as a
- * JSON string constant.
+ * What the planner pushed into a scan, in table-column terms. It reaches the generated code
+ * stashed in the query's data context, not written into the code: two queries that differ only
+ * in their pushed filters' values share one compiled class. Not modified once built.
  *
  * @param table table name
  * @param projection table column of each output field
@@ -24,37 +20,4 @@ import dev.travertine.mergetree.scan.Aggregation;
  */
 public record ScanSpec(String table, int[] projection, Predicate filter, long limit, boolean ordered,
     int[] groupBy, List<Aggregation.Spec> aggregates, List<String> outputTypes) {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
-  @JsonCreator
-  public ScanSpec(@JsonProperty("table") String table, @JsonProperty("projection") int[] projection,
-      @JsonProperty("filter") Predicate filter, @JsonProperty("limit") long limit,
-      @JsonProperty("ordered") boolean ordered, @JsonProperty("groupBy") int[] groupBy,
-      @JsonProperty("aggregates") List<Aggregation.Spec> aggregates,
-      @JsonProperty("outputTypes") List<String> outputTypes) {
-    this.groupBy = groupBy;
-    this.aggregates = aggregates;
-    this.outputTypes = outputTypes;
-    this.table = table;
-    this.projection = projection;
-    this.filter = filter;
-    this.limit = limit;
-    this.ordered = ordered;
-  }
-
-  public String toJson() {
-    try {
-      return JSON.writeValueAsString(this);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  public static ScanSpec fromJson(String json) {
-    try {
-      return JSON.readValue(json, ScanSpec.class);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }

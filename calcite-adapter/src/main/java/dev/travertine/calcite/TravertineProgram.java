@@ -18,6 +18,9 @@ import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.JoinPushThroughJoinRule;
 import org.apache.calcite.rel.rules.MultiJoin;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 
@@ -28,6 +31,8 @@ import org.apache.calcite.tools.Programs;
  * ordered greedily by MultiJoinOptimizeBushyRule, once, in a Hep pass; LoptOptimizeJoinRule took
  * 0.4 s per query there) and the exhaustive join-reordering rules are taken out of the cost-based
  * planner. Arithmetic and comparisons on NULL literals are folded first ({@link NullArithmetic}).
+ * Sub-query removal, decorrelation and the second field trimming run only for trees that have
+ * sub-queries or correlations (or 2+ joins, which Calcite's prepare leaves untrimmed).
  * Exhaustive reordering of 8 tables keeps Volcano busy for minutes (sqllogictest's select5.test).
  */
 final class TravertineProgram {
@@ -59,11 +64,52 @@ final class TravertineProgram {
       }
       return volcano(planner, input, traits, materializations, lattices);
     };
-    // NULL arithmetic is folded first (sub-query plans included): decorrelation and trimming
-    // already derive predicates.
-    Program foldNulls = (planner, rel, traits, materializations, lattices) -> NullArithmetic.fold(rel);
-    return Programs.sequence(foldNulls, Programs.subQuery(md), Programs.decorrelate(), Programs.measure(md),
-        Programs.trim(), costBased, Programs.calc(md));
+    Program subQuery = Programs.subQuery(md);
+    Program decorrelate = Programs.decorrelate();
+    Program measure = Programs.measure(md);
+    Program trim = Programs.trim();
+    Program calc = Programs.calc(md);
+    return (planner, rel, traits, materializations, lattices) -> {
+      // NULL arithmetic is folded first (sub-query plans included): decorrelation and trimming
+      // already derive predicates.
+      rel = NullArithmetic.fold(rel);
+      // Sub-query removal and decorrelation add fields that trimming removes again. Without
+      // them, and with fewer than 2 joins, Calcite's prepare has trimmed the tree already.
+      boolean rewrites = hasSubQueryOrCorrelate(rel);
+      if (rewrites) {
+        rel = subQuery.run(planner, rel, traits, materializations, lattices);
+        rel = decorrelate.run(planner, rel, traits, materializations, lattices);
+      }
+      rel = measure.run(planner, rel, traits, materializations, lattices);
+      if (rewrites || RelOptUtil.countJoins(rel) >= 2) {
+        rel = trim.run(planner, rel, traits, materializations, lattices);
+      }
+      rel = costBased.run(planner, rel, traits, materializations, lattices);
+      return calc.run(planner, rel, traits, materializations, lattices);
+    };
+  }
+
+  /** True when the tree holds a sub-query expression or a correlation. */
+  static boolean hasSubQueryOrCorrelate(RelNode rel) {
+    if (rel instanceof Correlate) {
+      return true;
+    }
+    boolean[] found = new boolean[1];
+    rel.accept(new RexShuttle() {
+      @Override public RexNode visitSubQuery(RexSubQuery subQuery) {
+        found[0] = true;
+        return subQuery;
+      }
+    });
+    if (found[0]) {
+      return true;
+    }
+    for (RelNode in : rel.getInputs()) {
+      if (hasSubQueryOrCorrelate(in)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** True when every join is an inner join (what the heuristic reorders safely). */

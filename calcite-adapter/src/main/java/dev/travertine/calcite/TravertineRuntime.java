@@ -32,8 +32,7 @@ public final class TravertineRuntime {
   private TravertineRuntime() {}
 
   /** Rows of a scan: Object[] in the spec's projection order, or the bare value for one column. */
-  public static Enumerable<Object> scan(DataContext root, String specJson) {
-    ScanSpec spec = ScanSpec.fromJson(specJson);
+  public static Enumerable<Object> scan(DataContext root, ScanSpec spec) {
     TravertineSession session = TravertineSchema.session(root.getRootSchema());
     MergeTreeTable table = session.requireTable(spec.table());
     SessionSettings s = session.settings();

@@ -82,7 +82,7 @@ public final class TravertineTableScan extends TableScan implements EnumerableRe
     BlockBuilder b = new BlockBuilder();
     Expression enumerable = b.append("enumerable",
         Expressions.call(TravertineRuntime.class, "scan", DataContext.ROOT,
-            Expressions.constant(logical.spec().toJson())));
+            implementor.stash(logical.spec(), ScanSpec.class)));
     b.add(Expressions.return_(null, enumerable));
     return implementor.result(physType, b.toBlock());
   }
