@@ -98,6 +98,15 @@ public class TravertinePrepare extends CalcitePrepareImpl {
         return TravertineProgram.INSTANCE;
       }
 
+      /**
+       * NULL arithmetic is folded here, right after conversion: trimming already derives
+       * predicates, and Calcite asserts on a comparison with NULL among them. (Calcite's prepare
+       * always trims: CalcitePrepareImpl enables it.)
+       */
+      @Override protected org.apache.calcite.rel.RelRoot trimUnusedFields(org.apache.calcite.rel.RelRoot root) {
+        return super.trimUnusedFields(root.withRel(NullArithmetic.fold(root.rel)));
+      }
+
       @Override protected org.apache.calcite.sql2rel.SqlToRelConverter getSqlToRelConverter(
           org.apache.calcite.sql.validate.SqlValidator validator,
           org.apache.calcite.prepare.Prepare.CatalogReader catalogReader,

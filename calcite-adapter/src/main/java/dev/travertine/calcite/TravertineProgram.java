@@ -30,7 +30,8 @@ import org.apache.calcite.tools.Programs;
  * order is chosen heuristically before cost-based planning (joins gathered into a MultiJoin and
  * ordered greedily by MultiJoinOptimizeBushyRule, once, in a Hep pass; LoptOptimizeJoinRule took
  * 0.4 s per query there) and the exhaustive join-reordering rules are taken out of the cost-based
- * planner. Arithmetic and comparisons on NULL literals are folded first ({@link NullArithmetic}).
+ * planner. Arithmetic and comparisons on NULL literals were folded before ({@link NullArithmetic},
+ * from {@code TravertinePrepare}'s field trimming).
  * Sub-query removal, decorrelation and the second field trimming run only for trees that have
  * sub-queries or correlations (or 2+ joins, which Calcite's prepare leaves untrimmed).
  * Exhaustive reordering of 8 tables keeps Volcano busy for minutes (sqllogictest's select5.test).
@@ -70,9 +71,6 @@ final class TravertineProgram {
     Program trim = Programs.trim();
     Program calc = Programs.calc(md);
     return (planner, rel, traits, materializations, lattices) -> {
-      // NULL arithmetic is folded first (sub-query plans included): decorrelation and trimming
-      // already derive predicates.
-      rel = NullArithmetic.fold(rel);
       // Sub-query removal and decorrelation add fields that trimming removes again. Without
       // them, and with fewer than 2 joins, Calcite's prepare has trimmed the tree already.
       boolean rewrites = hasSubQueryOrCorrelate(rel);

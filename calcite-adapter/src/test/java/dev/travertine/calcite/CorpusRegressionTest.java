@@ -136,6 +136,8 @@ class CorpusRegressionTest {
           + "+ col0 AS col1 FROM tab2 AS cor0"));
       assertEquals(List.of(), rows(c, "SELECT ALL - CAST ( NULL AS INTEGER ) / + ( + - col2 ) * 42 + col0 AS col1 "
           + "FROM tab2 AS cor0 WHERE + col2 + col2 <> NULL"));
+      assertEquals(List.of(), rows(c, "SELECT DISTINCT col0 FROM tab2 WHERE 62 * + ( - - CAST ( NULL AS REAL ) ) "
+          + "* + col2 = - + col1"));
       assertEquals(List.of("null"), rows(c, "SELECT DISTINCT - CAST ( NULL AS INTEGER ) * + col2 / - 56 * - - col2 "
           + "AS col0 FROM tab2 AS cor0"));
       assertEquals(List.of(), rows(c, "SELECT DISTINCT - CAST ( NULL AS INTEGER ) * + col2 / - 56 * - - col2 "
