@@ -116,6 +116,17 @@ public class TravertinePrepare extends CalcitePrepareImpl {
             config.withRelBuilderFactory(CollationSafeProjects.BUILDER).withAddJsonTypeOperatorEnabled(json));
       }
 
+      @Override public org.apache.calcite.rel.RelRoot expandView(org.apache.calcite.rel.type.RelDataType rowType,
+          String queryString, java.util.List<String> schemaPath, java.util.@Nullable List<String> viewPath) {
+        boolean outer = json;
+        json = queryString.toUpperCase(java.util.Locale.ROOT).contains("JSON"); // a view converts with its own text
+        try {
+          return super.expandView(rowType, queryString, schemaPath, viewPath);
+        } finally {
+          json = outer;
+        }
+      }
+
       @Override public PreparedResult prepareSql(org.apache.calcite.sql.SqlNode sqlQuery,
           org.apache.calcite.sql.SqlNode sqlNodeOriginal, Class<?> runtimeContextClass,
           org.apache.calcite.sql.validate.SqlValidator validator, boolean needsValidation) {

@@ -152,6 +152,8 @@ class CorpusRegressionTest {
       exec(c, "INSERT INTO j VALUES (1)");
       assertEquals("{\"a\":{\"b\":1}}", one(c, "SELECT JSON_OBJECT('a' VALUE JSON_OBJECT('b' VALUE k)) FROM j"));
       assertEquals("{\"a\":{\"b\":1}}", one(c, "SELECT json_object('a' VALUE json_object('b' VALUE 1))"));
+      exec(c, "CREATE VIEW jv AS SELECT k, JSON_OBJECT('a' VALUE JSON_OBJECT('b' VALUE k)) AS doc FROM j");
+      assertEquals("{\"a\":{\"b\":1}}", one(c, "SELECT doc FROM jv WHERE k = 1"));
     }
   }
 }
