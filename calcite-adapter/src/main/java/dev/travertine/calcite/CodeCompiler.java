@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.linq4j.tree.ClassDeclaration;
+import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.linq4j.tree.FieldDeclaration;
 import org.apache.calcite.linq4j.tree.MemberDeclaration;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -49,6 +50,11 @@ final class CodeCompiler implements CalcitePrepare.SparkHandler {
   private CodeCompiler() {}
 
   @Override public ArrayBindable compile(ClassDeclaration expr, String body) {
+    ClassDeclaration safe = ThrowingConstants.inline(expr);
+    if (safe != expr) {
+      expr = safe;
+      body = Expressions.toString(expr.memberDeclarations, "\n", false); // as Calcite writes it
+    }
     boolean shareable = true;
     for (MemberDeclaration m : expr.memberDeclarations) {
       if (m instanceof FieldDeclaration f && (f.modifier & Modifier.STATIC) != 0) {
@@ -57,10 +63,11 @@ final class CodeCompiler implements CalcitePrepare.SparkHandler {
     }
     String source = "public final class " + expr.name + " implements " + ArrayBindable.class.getCanonicalName()
         + " {\n" + body + "\n}";
+    String className = expr.name;
     if (!shareable) {
-      return compile(expr.name, source);
+      return compile(className, source);
     }
-    return compiled.get(source, s -> compile(expr.name, s));
+    return compiled.get(source, s -> compile(className, s));
   }
 
   private ArrayBindable compile(String className, String source) {

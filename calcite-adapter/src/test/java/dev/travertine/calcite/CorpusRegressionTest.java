@@ -5,6 +5,8 @@ import static dev.travertine.calcite.JdbcTestSupport.exec;
 import static dev.travertine.calcite.JdbcTestSupport.one;
 import static dev.travertine.calcite.JdbcTestSupport.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -154,6 +156,29 @@ class CorpusRegressionTest {
       assertEquals("{\"a\":{\"b\":1}}", one(c, "SELECT json_object('a' VALUE json_object('b' VALUE 1))"));
       exec(c, "CREATE VIEW jv AS SELECT k, JSON_OBJECT('a' VALUE JSON_OBJECT('b' VALUE k)) AS doc FROM j");
       assertEquals("{\"a\":{\"b\":1}}", one(c, "SELECT doc FROM jv WHERE k = 1"));
+    }
+  }
+  /**
+   * random/expr: a division by zero in a CASE branch that is not taken is not evaluated (SQLite
+   * and PostgreSQL give NULL); a taken one is an error, as in PostgreSQL. Calcite's generated
+   * code computed constant divisions when it loaded, failing with an ExceptionInInitializerError.
+   */
+  @Test
+  void divisionByZeroOnlyWhenTheBranchIsTaken() throws Exception {
+    try (Connection c = connect(dir)) {
+      assertEquals("null", one(c, "SELECT + + CASE + + ( + 65 ) WHEN MIN ( 6 ) * - + 44 + - 93 + + 73 * - - 70 / + 32 "
+          + "- NULLIF ( + COUNT ( * ), + - COUNT ( * ) ) THEN 2 / - 68 + - 32 / 0 END AS col0"));
+      assertEquals("null", one(c, "SELECT CASE COUNT(*) WHEN 5 THEN 7 / 0 END"));
+      assertEquals("null", one(c, "SELECT CASE COUNT(*) WHEN 5 THEN 7.5 / 0 END"));
+      exec(c, "CREATE TABLE z(a INTEGER, b INTEGER)");
+      exec(c, "INSERT INTO z VALUES (6, 0), (6, 3)");
+      assertEquals("null", one(c, "SELECT CASE WHEN 1 = 2 THEN 1 / 0 END"));
+      assertEquals(List.of("null", "2"), rows(c, "SELECT CASE WHEN b = 0 THEN NULL ELSE a / b END FROM z ORDER BY b"));
+      // Failures while rows are fetched reach the caller as the runtime exception (as every such failure does).
+      Exception e = assertThrows(Exception.class, () -> one(c, "SELECT CASE COUNT(*) WHEN 1 THEN 7 / 0 END"));
+      assertTrue(e.getMessage().contains("zero"), e.getMessage());
+      Exception columns = assertThrows(Exception.class, () -> rows(c, "SELECT a / 0 FROM z"));
+      assertTrue(columns.getMessage().contains("zero"), columns.getMessage());
     }
   }
 }
