@@ -134,6 +134,13 @@ class CorpusRegressionTest {
           + "THEN 34 END * + - 27 + ( - - 92 )"));
       assertEquals("null", one(c, "SELECT + CASE + 68 WHEN - - 48 THEN + - CAST ( NULL AS REAL ) + + 54 END / - - 64 "
           + "* + 84 + 71 + + ( + - 57 )"));
+      assertEquals("null", one(c, "SELECT + 87 / + CASE - NULLIF ( + - COUNT ( * ), + MIN ( - 86 ) * ( - - 41 ) * - 63 ) "
+          + "WHEN + - 79 THEN + ( - - SUM ( COALESCE ( 37, 88 ) ) ) * - COALESCE ( COUNT ( * ), - - COUNT ( * ) * + + 97 "
+          + "* - 54, + + 76 / + 37 ) - + 71 + + 51 * + CAST ( NULL AS INTEGER ) END * - 27"));
+      assertEquals("null", one(c, "SELECT DISTINCT 1 / + CASE - 49 WHEN + CAST ( NULL AS INTEGER ) THEN + AVG ( DISTINCT "
+          + "91 ) WHEN - - 94 + - 69 THEN NULL WHEN + COALESCE ( + 0, 28 * 86 / 22 + - + 41 ) / 77 + + - 31 + + 33 THEN "
+          + "NULL ELSE NULL END * + 72 * - + CASE + COUNT ( * ) WHEN + 34 THEN NULL ELSE - MIN ( + COALESCE ( 71, - 34, "
+          + "( 65 ) ) ) * 24 - 18 END"));
       assertEquals(List.of("null", "null"), rows(c, "SELECT ALL - CAST ( NULL AS INTEGER ) / + ( + - col2 ) * 42 "
           + "+ col0 AS col1 FROM tab2 AS cor0"));
       assertEquals(List.of(), rows(c, "SELECT ALL - CAST ( NULL AS INTEGER ) / + ( + - col2 ) * 42 + col0 AS col1 "
