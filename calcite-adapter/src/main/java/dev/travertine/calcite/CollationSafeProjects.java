@@ -24,7 +24,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * literal; arithmetic on a NULL that only simplifies later ({@code CASE … THEN NULL END / 34},
  * {@code NULL / -col2} over a sorted table) is constant without being one ("not a literal:
  * /(null, 34)"). Such a projection is built without a derived collation; the NULL arithmetic is
- * folded at the start of planning ({@link NullArithmetic}), so later projections derive theirs.
+ * folded right after conversion ({@link NullArithmetic}), so later projections derive theirs.
  */
 final class CollationSafeProjects implements RelFactories.ProjectFactory {
   static final RelBuilderFactory BUILDER = RelBuilder.proto(Contexts.of(new CollationSafeProjects()));

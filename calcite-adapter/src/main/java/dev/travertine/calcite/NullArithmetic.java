@@ -12,9 +12,10 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 
 /**
- * Folds arithmetic and comparisons with a NULL literal operand ({@code CAST(NULL AS INTEGER) / 6}) to a NULL of
- * the call's type, bottom-up, first thing in planning (also inside sub-queries' plans, which
- * sub-query removal later joins into the tree). Arithmetic is strict, so the result is
+ * Folds arithmetic and comparisons with a NULL literal operand ({@code CAST(NULL AS INTEGER) / 6})
+ * to a NULL of the call's type, bottom-up, right after conversion, before Calcite's prepare trims
+ * fields (also inside sub-queries' plans, which sub-query removal later joins into the tree).
+ * Arithmetic is strict, so the result is
  * the same; and Calcite 1.41 fails on such calls when it derives the collation of a projection
  * ("not a literal: /(null, 6)" from SqlMonotonicBinaryOperator), which the sqllogictest corpus's
  * random/ files hit hundreds of times. A CASE whose every reachable branch is NULL is NULL too.

@@ -153,6 +153,7 @@ class CorpusRegressionTest {
           + "AS col0 FROM tab2 AS cor0 WHERE NOT NULL NOT BETWEEN NULL AND NULL"));
     }
   }
+
   /** JSON functions still nest as JSON (SQL-to-rel's JSON rewrite runs for statements that call them). */
   @Test
   void nestedJsonObjectsStayJson() throws Exception {
