@@ -77,7 +77,12 @@ class S3FaultTest {
     }
     long injected = FaultInjectingHttpClient.INJECTED.get() - before;
     assertTrue(injected > 10, "faults were injected");
-    assertEquals(injected, IoStats.RETRIES.sum() - retries, "each injected fault cost one retry");
+    // Every injected fault was retried (none surfaced, none was taken for data). A fault the test did not
+    // inject (the server closing a pooled connection, an attempt timeout on a busy machine) is retried too, so
+    // the count may be higher than the faults injected; it is never lower.
+    long retried = IoStats.RETRIES.sum() - retries;
+    assertTrue(retried >= injected, "each injected fault cost a retry: " + injected + " injected, " + retried
+        + " retried");
     assertTrue(FaultInjectingHttpClient.INJECTED.get() > 0);
   }
 
