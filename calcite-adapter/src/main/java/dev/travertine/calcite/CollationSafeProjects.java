@@ -23,8 +23,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * collation from its expressions' monotonicity and asserts that a constant operand is a
  * literal; arithmetic on a NULL that only simplifies later ({@code CASE … THEN NULL END / 34},
  * {@code NULL / -col2} over a sorted table) is constant without being one ("not a literal:
- * /(null, 34)"). Such a projection is built without a derived collation; the NULL arithmetic is
- * folded right after conversion ({@link NullArithmetic}), so later projections derive theirs.
+ * /(null, 34)"). NULL arithmetic is folded first ({@link NullArithmetic}), and a projection still
+ * constant without a literal is built without a derived collation. The planner's rules build
+ * with it too: their builders simplify (a CASE whose only taken branch went with an aggregate
+ * becomes NULL, leaving {@code 93 / NULL}) and then make projections.
  */
 final class CollationSafeProjects implements RelFactories.ProjectFactory {
   static final RelBuilderFactory BUILDER = RelBuilder.proto(Contexts.of(new CollationSafeProjects()));
@@ -35,16 +37,17 @@ final class CollationSafeProjects implements RelFactories.ProjectFactory {
   @Override public RelNode createProject(RelNode input, List<RelHint> hints,
       List<? extends RexNode> exprs, @Nullable List<? extends @Nullable String> fieldNames,
       Set<CorrelationId> variablesSet) {
+    List<RexNode> folded = NullArithmetic.fold(input.getCluster().getRexBuilder(), exprs);
     try {
-      return LogicalProject.create(input, hints, exprs, fieldNames, variablesSet);
+      return LogicalProject.create(input, hints, folded, fieldNames, variablesSet);
     } catch (AssertionError e) {
       if (e.getMessage() == null || !e.getMessage().startsWith("not a literal")) {
         throw e;
       }
       RelOptCluster cluster = input.getCluster();
-      RelDataType rowType = RexUtil.createStructType(cluster.getTypeFactory(), exprs, fieldNames,
+      RelDataType rowType = RexUtil.createStructType(cluster.getTypeFactory(), folded, fieldNames,
           SqlValidatorUtil.F_SUGGESTER);
-      return new LogicalProject(cluster, cluster.traitSetOf(Convention.NONE), hints, input, exprs, rowType,
+      return new LogicalProject(cluster, cluster.traitSetOf(Convention.NONE), hints, input, folded, rowType,
           variablesSet);
     }
   }

@@ -1,5 +1,7 @@
 package dev.travertine.calcite;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
@@ -40,6 +42,11 @@ final class NullArithmetic {
         return super.visit(other).accept(folder);
       }
     });
+  }
+
+  /** The expressions with NULL arithmetic folded (the projections planner rules build). */
+  static List<RexNode> fold(RexBuilder rexBuilder, List<? extends RexNode> exprs) {
+    return new Folder(rexBuilder).apply(new ArrayList<RexNode>(exprs));
   }
 
   /**

@@ -1,7 +1,17 @@
 package dev.travertine.calcite;
 
+import org.apache.calcite.DataContexts;
+import org.apache.calcite.config.CalciteSystemProperty;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.volcano.VolcanoPlanner;
+import org.apache.calcite.rel.RelCollationTraitDef;
+import org.apache.calcite.rex.RexExecutorImpl;
+import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -157,11 +167,28 @@ public class TravertinePrepare extends CalcitePrepareImpl {
     return found[0];
   }
 
+  /**
+   * Calcite's planner and default rules (as {@code CalcitePrepareImpl} sets them up), each rule
+   * building its projections with {@link CollationSafeProjects} (see
+   * {@link TravertineRules#withSafeBuilder}), and Travertine's rules.
+   */
   @Override protected RelOptPlanner createPlanner(org.apache.calcite.jdbc.CalcitePrepare.Context prepareContext,
       org.apache.calcite.plan.@Nullable Context externalContext, @Nullable RelOptCostFactory costFactory) {
-    RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);
+    VolcanoPlanner planner = new VolcanoPlanner(costFactory,
+        externalContext != null ? externalContext : Contexts.of(prepareContext.config())) {
+      @Override public boolean addRule(RelOptRule rule) {
+        return super.addRule(TravertineRules.withSafeBuilder(rule));
+      }
+    };
+    planner.setExecutor(new LiteralCastExecutor(new RexExecutorImpl(DataContexts.EMPTY)));
+    planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
+    if (CalciteSystemProperty.ENABLE_COLLATION_TRAIT.value()) {
+      planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
+    }
+    planner.setTopDownOpt(prepareContext.config().topDownOpt());
+    RelOptUtil.registerDefaultRules(planner, prepareContext.config().materializationsEnabled(), enableBindable);
+    Hook.PLANNER.run(planner);
     TravertineRules.register(planner);
-    planner.setExecutor(new LiteralCastExecutor(planner.getExecutor()));
     return planner;
   }
 }

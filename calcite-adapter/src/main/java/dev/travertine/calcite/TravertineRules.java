@@ -3,12 +3,15 @@ package dev.travertine.calcite;
 import dev.travertine.mergetree.scan.Predicate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.RelFieldCollation;
@@ -17,6 +20,7 @@ import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalFilter;
@@ -58,6 +62,29 @@ public final class TravertineRules {
     planner.removeRule(CoreRules.JOIN_TO_SEMI_JOIN);
     planner.addRule(PROJECT_TO_SEMI_JOIN);
     planner.addRule(JOIN_TO_SEMI_JOIN);
+  }
+
+  /** Calcite's rules, each rebuilt once to build with {@link CollationSafeProjects}. */
+  private static final Map<RelOptRule, RelOptRule> SAFE_BUILDERS = new ConcurrentHashMap<>();
+
+  /**
+   * The rule building its projections with {@link CollationSafeProjects#BUILDER}. Calcite's rules
+   * simplify what they build (a CASE whose only matching branch held an aggregate becomes NULL,
+   * leaving {@code 93 / NULL}), and a projection of NULL arithmetic that is not folded fails in
+   * Calcite's collation derivation ("not a literal"). A rule with a builder of its own, a
+   * converter, or a subclass its configuration would not rebuild is returned as it is.
+   */
+  static RelOptRule withSafeBuilder(RelOptRule rule) {
+    return SAFE_BUILDERS.computeIfAbsent(rule, TravertineRules::rebuild);
+  }
+
+  private static RelOptRule rebuild(RelOptRule rule) {
+    if (!(rule instanceof RelRule<?> r) || rule instanceof ConverterRule
+        || r.config.relBuilderFactory() != RelFactories.LOGICAL_BUILDER) {
+      return rule;
+    }
+    RelOptRule rebuilt = r.config.withRelBuilderFactory(CollationSafeProjects.BUILDER).toRule();
+    return rebuilt.getClass() == rule.getClass() ? rebuilt : rule;
   }
 
   /** Calcite's PROJECT_TO_SEMI_JOIN, not for an inner join with a whole-input aggregate. */
