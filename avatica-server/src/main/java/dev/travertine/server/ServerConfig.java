@@ -29,6 +29,7 @@ import java.util.TreeMap;
  * tls.keystore.password =
  * settings.max_threads = 2  # session setting defaults for every connection
  * storage.default =         # where new tables live: s3://bucket/prefix or hdfs://host:port/path
+ * storage.fsync = true      # false: nothing local is forced to disk (scratch databases, test suites)
  * storage.cache_max_bytes = # in-memory cache of remote reads (default 512 MiB; SET enable_filesystem_cache = 1)
  * storage.cache_path =      # a local directory as the cache's second tier (emptied at start)
  * storage.cache_disk_max_bytes = # its size limit (default 10 GiB)
@@ -88,6 +89,8 @@ public record ServerConfig(String host, int port, Path dataDir, String serializa
         settings.put(s.name(), s.normalize(e.getValue()));
       } else if (k.equals("storage.default")) {
         storage.put(k, Settings.STORAGE.normalize(e.getValue()));
+      } else if (k.equals("storage.fsync")) {
+        storage.put(k, Boolean.toString(dev.travertine.mergetree.Database.fsync(Map.of(k, e.getValue()))));
       } else if (k.equals("storage.cache_path")) {
         storage.put(k, e.getValue());
       } else if (k.equals("storage.cache_max_bytes") || k.equals("storage.cache_disk_max_bytes")) {
@@ -100,7 +103,7 @@ public record ServerConfig(String host, int port, Path dataDir, String serializa
         storage.put(k, e.getValue());
       } else if (!DEFAULTS.containsKey(k)) {
         throw new IllegalArgumentException("Unknown server setting: " + k + " (known: " + DEFAULTS.keySet()
-            + ", auth.user.<name>, settings.<session setting>, storage.default, storage.cache_*, s3.*, hadoop.*)");
+            + ", auth.user.<name>, settings.<session setting>, storage.default, storage.fsync, storage.cache_*, s3.*, hadoop.*)");
       }
     }
     int port;

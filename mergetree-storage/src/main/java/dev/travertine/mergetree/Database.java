@@ -78,6 +78,8 @@ public final class Database implements AutoCloseable {
   private final EngineContext ctx;
   private final boolean ownsExecutors;
   private final Map<String, String> storage;
+  /** {@code storage.fsync}: whether local writes are forced to disk before they count. */
+  private final boolean fsync;
   private final Map<String, MergeTreeTable> tables = new ConcurrentHashMap<>();
   private final dev.travertine.mergetree.query.QueryRegistry queries;
   private final Map<String, ViewDefinition> views = new ConcurrentHashMap<>();
@@ -88,6 +90,7 @@ public final class Database implements AutoCloseable {
   private Database(Path dir, EngineContext ctx, boolean ownsExecutors, Map<String, String> storage)
       throws IOException {
     this.storage = Map.copyOf(storage);
+    this.fsync = fsync(storage);
     if (storage.containsKey("storage.cache_max_bytes") || storage.containsKey("storage.cache_path")) {
       String path = storage.getOrDefault("storage.cache_path", "");
       dev.travertine.io.read.SegmentCache.configure(
@@ -97,7 +100,7 @@ public final class Database implements AutoCloseable {
     }
     this.dir = dir.toAbsolutePath().normalize();
     Files.createDirectories(this.dir);
-    this.root = new LocalFileIO(this.dir);
+    this.root = new LocalFileIO(this.dir, fsync);
     this.lockChannel = FileChannel.open(this.dir.resolve("LOCK"), StandardOpenOption.CREATE,
         StandardOpenOption.WRITE);
     FileLock l;
@@ -115,6 +118,21 @@ public final class Database implements AutoCloseable {
     this.ctx = ctx;
     this.ownsExecutors = ownsExecutors;
     this.queries = new dev.travertine.mergetree.query.QueryRegistry(ctx.clock());
+  }
+
+  /**
+   * The {@code storage.fsync} property (default true). With false, nothing local is forced to
+   * disk: parts, metadata logs, the catalog and the WAL reach the disk when the operating system
+   * writes them, so a machine crash (not a process crash) can lose recent changes or leave them
+   * torn. For scratch databases: test suites, the sqllogictest corpus.
+   */
+  public static boolean fsync(Map<String, String> storage) {
+    String v = storage.getOrDefault("storage.fsync", "true").trim();
+    return switch (v.toLowerCase(java.util.Locale.ROOT)) {
+      case "true", "1" -> true;
+      case "false", "0" -> false;
+      default -> throw new IllegalArgumentException("Invalid storage.fsync: '" + v + "' (expected true or false)");
+    };
   }
 
   /** Opens a data directory with the engine's own executors and the system clock; no mutations. */
@@ -223,11 +241,11 @@ public final class Database implements AutoCloseable {
   private MergeTreeTable openTable(String id, TableDefinition def) throws IOException {
     Path tableDir = dir.resolve("tables").resolve(id);
     String location = def.tableSettings().get(Settings.STORAGE);
-    FileIO io = location.isEmpty() ? new LocalFileIO(tableDir)
+    FileIO io = location.isEmpty() ? new LocalFileIO(tableDir, fsync)
         : FileIOs.open(FileIOs.child(location, "tables/" + id), storage);
     MergeTreeTable t;
     try {
-      t = MergeTreeTable.open(id, def, io, tableDir.resolve("wal"), ctx);
+      t = MergeTreeTable.open(id, def, io, tableDir.resolve("wal"), ctx, fsync);
     } catch (IOException | RuntimeException e) {
       io.close();
       throw e;

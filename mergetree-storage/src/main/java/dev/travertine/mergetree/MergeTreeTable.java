@@ -163,8 +163,8 @@ public final class MergeTreeTable implements AutoCloseable {
   private volatile boolean closed;
   private final List<RunningMerge> running = new CopyOnWriteArrayList<>();
 
-  private MergeTreeTable(String id, TableDefinition definition, FileIO io, Path walDir, EngineContext ctx)
-      throws IOException {
+  private MergeTreeTable(String id, TableDefinition definition, FileIO io, Path walDir, EngineContext ctx,
+      boolean fsync) throws IOException {
     this.id = id;
     this.definition = definition;
     this.io = io;
@@ -172,13 +172,17 @@ public final class MergeTreeTable implements AutoCloseable {
     this.ctx = ctx;
     this.log = new MetadataLog(io, "table " + definition.name());
     this.wal = new WriteAheadLog(walDir,
-        definition.tableSettings().getBool(Settings.FSYNC_AFTER_INSERT));
+        fsync && definition.tableSettings().getBool(Settings.FSYNC_AFTER_INSERT));
   }
 
-  /** Opens (or creates, when its storage is empty) a table: replays the log, then the WAL. */
+  /**
+   * Opens (or creates, when its storage is empty) a table: replays the log, then the WAL. The WAL
+   * is forced to disk per {@code fsync_after_insert} only when {@code fsync} (the database's
+   * {@code storage.fsync}) is on.
+   */
   public static MergeTreeTable open(String id, TableDefinition definition, FileIO io, Path walDir,
-      EngineContext ctx) throws IOException {
-    MergeTreeTable t = new MergeTreeTable(id, definition, io, walDir, ctx);
+      EngineContext ctx, boolean fsync) throws IOException {
+    MergeTreeTable t = new MergeTreeTable(id, definition, io, walDir, ctx, fsync);
     t.recover();
     return t;
   }

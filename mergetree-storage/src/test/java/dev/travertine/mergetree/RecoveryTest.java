@@ -94,6 +94,28 @@ class RecoveryTest {
     }
   }
 
+  /** storage.fsync = false (scratch databases) changes no result; a value not a boolean is refused. */
+  @Test
+  void withoutFsyncTheDataIsTheSameAfterReopening() throws Exception {
+    Map<String, String> noSync = Map.of("storage.fsync", "false");
+    try (Database db = Database.open(dir, EngineTestSupport.manualContext(), noSync)) {
+      db.createTable(def("t"), false);
+      insert(db.table("t"), 1, 2, 3);
+      db.dropTable("t", false);
+      db.createTable(def("t"), false);
+      insert(db.table("t"), 4, 5);
+    }
+    try (Database db = Database.open(dir, EngineTestSupport.manualContext(), noSync)) {
+      assertEquals(2, EngineTestSupport.scan(db.table("t"), null, false, 1).size());
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Database.open(dir, EngineTestSupport.manualContext(), Map.of("storage.fsync", "sometimes")));
+    assertTrue(e.getMessage().contains("Invalid storage.fsync: 'sometimes'"), e.getMessage());
+    try (Database db = Database.open(dir, EngineTestSupport.manualContext())) {
+      assertEquals(2, EngineTestSupport.scan(db.table("t"), null, false, 1).size());
+    }
+  }
+
   @Test
   void corruptCatalogIsAClearError() throws Exception {
     try (Database db = Database.open(dir, EngineTestSupport.manualContext())) {
