@@ -3,11 +3,15 @@ package dev.travertine.calcite;
 import java.util.List;
 import java.util.function.BiConsumer;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.util.Util;
 
 /**
  * Rewrites a parsed statement in place before validation, bottom-up:
@@ -17,7 +21,9 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  *   <li>arithmetic of a typed NULL and constants ({@code CAST(NULL AS INTEGER) / 6}) becomes that
  *       typed NULL: arithmetic is strict, so the value is the same, and Calcite 1.41 fails on
  *       such constant expressions when it derives a projection's collation ("not a literal:
- *       /(null, 6)", SqlMonotonicBinaryOperator).</li>
+ *       /(null, 6)", SqlMonotonicBinaryOperator);</li>
+ *   <li>in HAVING, a column inside an aggregate that several select aliases also name is
+ *       qualified with the FROM item ({@link #qualifyAggregateArguments}).</li>
  * </ul>
  * The sqllogictest corpus's random/ files write both hundreds of times.
  */
@@ -83,6 +89,9 @@ final class PreValidation extends SqlBasicVisitor<Void> {
   }
 
   @Override public Void visit(SqlCall call) {
+    if (call instanceof SqlSelect select) {
+      qualifyAggregateArguments(select);
+    }
     rewriteChildren(call.getOperandList(), (i, u) -> {
       try {
         call.setOperand(i, u);
@@ -96,6 +105,66 @@ final class PreValidation extends SqlBasicVisitor<Void> {
   @Override public Void visit(SqlNodeList list) {
     rewriteChildren(list, list::set);
     return null;
+  }
+
+  private static final java.util.Set<String> AGGREGATES = java.util.Set.of("COUNT", "SUM", "AVG", "MIN", "MAX");
+
+  /**
+   * In HAVING, a column named inside an aggregate is the FROM item's column, also when several
+   * select items carry that name as alias ({@code SELECT -col0 AS col2, 22 * col0 AS col2 … HAVING
+   * SUM(col2) > 0}). Calcite, which lets HAVING use select aliases, resolves such a name to the
+   * input column when one alias matches and fails with "Column 'col2' is ambiguous" when several
+   * do (random/groupby in the corpus). With one FROM item, the name is qualified with it.
+   */
+  private static void qualifyAggregateArguments(SqlSelect select) {
+    SqlNode having = select.getHaving();
+    SqlNode from = select.getFrom();
+    String qualifier = from instanceof SqlIdentifier t ? Util.last(t.names)
+        : from instanceof SqlCall as && as.getKind() == SqlKind.AS && as.operand(0) instanceof SqlIdentifier
+            && as.operand(1) instanceof SqlIdentifier a ? a.getSimple() : null;
+    if (having == null || qualifier == null) {
+      return;
+    }
+    having.accept(new SqlBasicVisitor<Void>() {
+      private int aggregates;
+
+      @Override public Void visit(SqlCall call) {
+        if (call instanceof SqlSelect) {
+          return null; // a sub-query resolves its own names
+        }
+        boolean aggregate = AGGREGATES.contains(call.getOperator().getName().toUpperCase(java.util.Locale.ROOT));
+        aggregates += aggregate ? 1 : 0;
+        try {
+          List<SqlNode> operands = call.getOperandList();
+          for (int i = 0; i < operands.size(); i++) {
+            if (aggregates > 0 && operands.get(i) instanceof SqlIdentifier id && id.isSimple()
+                && aliasCount(select, id.getSimple()) > 1) {
+              try {
+                call.setOperand(i, new SqlIdentifier(List.of(qualifier, id.getSimple()), id.getParserPosition()));
+              } catch (UnsupportedOperationException e) {
+                // a call that cannot change keeps the name as written
+              }
+            } else if (operands.get(i) != null) {
+              operands.get(i).accept(this);
+            }
+          }
+        } finally {
+          aggregates -= aggregate ? 1 : 0;
+        }
+        return null;
+      }
+    });
+  }
+
+  private static int aliasCount(SqlSelect select, String name) {
+    int n = 0;
+    for (SqlNode item : select.getSelectList()) {
+      String alias = SqlValidatorUtil.alias(item);
+      if (alias != null && alias.equalsIgnoreCase(name)) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /** Rewrites each child's own children, then replaces the child when it simplifies. */

@@ -172,6 +172,27 @@ class CorpusRegressionTest {
     }
   }
 
+  /**
+   * random/groupby/slt_good_12: in HAVING, a column inside an aggregate is the table's column,
+   * also when two select items are aliased with its name (Calcite: "Column 'col2' is ambiguous").
+   */
+  @Test
+  void aggregateInHavingReadsTheColumnDespiteDuplicateAliases() throws Exception {
+    try (Connection c = connect(dir)) {
+      exec(c, "CREATE TABLE tab2(col0 INTEGER, col1 INTEGER, col2 INTEGER)");
+      exec(c, "INSERT INTO tab2 VALUES (46, 51, 23), (64, 77, 40), (75, 67, NULL)");
+      assertEquals(List.of("-46, 0", "-64, 0"), rows(c, "SELECT ALL - col0 AS col2, - 22 / + - 41 * + col0 AS col2 "
+          + "FROM tab2 AS cor0 GROUP BY col0 HAVING + SUM ( ALL - - col2 ) IS NOT NULL ORDER BY 1 DESC"));
+      assertEquals(List.of("1, 0"), rows(c, "SELECT + COUNT ( * ) AS col1, - 0 * + - 69 * + ( + 53 ) AS col1 FROM tab2 "
+          + "WHERE col2 IS NULL GROUP BY col2 HAVING ( COUNT ( col1 ) ) = 1"));
+      assertEquals(List.of("3"), rows(c, "SELECT COUNT(*) AS col1, 5 AS col1 FROM tab2 HAVING MAX(tab2.col1) > 70")
+          .stream().map(r -> r.split(",")[0]).toList());
+      // One alias: HAVING may name it (Calcite's lenient conformance, as MySQL and SQLite).
+      assertEquals(List.of("46"), rows(c, "SELECT col0 AS k, SUM(col1) AS s FROM tab2 GROUP BY col0 HAVING s = 51")
+          .stream().map(r -> r.split(",")[0]).toList());
+    }
+  }
+
   /** JSON functions still nest as JSON (SQL-to-rel's JSON rewrite runs for statements that call them). */
   @Test
   void nestedJsonObjectsStayJson() throws Exception {
