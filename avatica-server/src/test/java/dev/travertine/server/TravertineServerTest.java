@@ -180,7 +180,7 @@ class TravertineServerTest {
     e = assertThrows(IllegalArgumentException.class, () -> config(Map.of("storage.cache_max_bytes", "lots")));
     assertTrue(e.getMessage().contains("Invalid storage.cache_max_bytes: 'lots'"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> config(Map.of("storage.fsync", "sometimes")));
-    assertTrue(e.getMessage().contains("Invalid storage.fsync: 'sometimes'"), e.getMessage());
+    assertTrue(e.getMessage().contains("Invalid value for setting storage.fsync: 'sometimes'"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> config(Map.of("storage.nope", "1")));
     assertTrue(e.getMessage().contains("Unknown server setting: storage.nope"), e.getMessage());
   }

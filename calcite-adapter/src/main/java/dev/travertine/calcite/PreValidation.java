@@ -107,6 +107,7 @@ final class PreValidation extends SqlBasicVisitor<Void> {
     return null;
   }
 
+  /** By name: functions are not resolved yet (the parse tree's SUM is not an aggregate operator). */
   private static final java.util.Set<String> AGGREGATES = java.util.Set.of("COUNT", "SUM", "AVG", "MIN", "MAX");
 
   /**

@@ -168,9 +168,11 @@ public class TravertinePrepare extends CalcitePrepareImpl {
   }
 
   /**
-   * Calcite's planner and default rules (as {@code CalcitePrepareImpl} sets them up), each rule
-   * building its projections with {@link CollationSafeProjects} (see
-   * {@link TravertineRules#withSafeBuilder}), and Travertine's rules.
+   * Calcite's planner and default rules (as {@code CalcitePrepareImpl} sets them up, less its
+   * "Spark" rules: that handler is {@link CodeCompiler}, which adds none), each rule building its
+   * projections with {@link CollationSafeProjects} (see {@link TravertineRules#withSafeBuilder}),
+   * and Travertine's rules. A copy of Calcite's set-up because only our own planner can rebuild
+   * rules as they are added (removing and re-adding them per query cost planning time).
    */
   @Override protected RelOptPlanner createPlanner(org.apache.calcite.jdbc.CalcitePrepare.Context prepareContext,
       org.apache.calcite.plan.@Nullable Context externalContext, @Nullable RelOptCostFactory costFactory) {

@@ -8,6 +8,7 @@ import dev.travertine.io.local.LocalFileIO;
 import dev.travertine.mergetree.log.MetadataLog;
 import dev.travertine.mergetree.schema.Names;
 import dev.travertine.mergetree.schema.TableDefinition;
+import dev.travertine.mergetree.settings.Setting;
 import dev.travertine.mergetree.settings.Settings;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -127,13 +128,12 @@ public final class Database implements AutoCloseable {
    * torn. For scratch databases: test suites, the sqllogictest corpus.
    */
   public static boolean fsync(Map<String, String> storage) {
-    String v = storage.getOrDefault("storage.fsync", "true").trim();
-    return switch (v.toLowerCase(java.util.Locale.ROOT)) {
-      case "true", "1" -> true;
-      case "false", "0" -> false;
-      default -> throw new IllegalArgumentException("Invalid storage.fsync: '" + v + "' (expected true or false)");
-    };
+    return FSYNC.normalize(storage.getOrDefault(FSYNC.name(), FSYNC.defaultValue())).equals("1");
   }
+
+  /** A database property, not a table or session setting: {@link Setting} only parses it. */
+  private static final Setting FSYNC = Setting.bool("storage.fsync", true, Setting.Scope.TABLE,
+      "Force local writes to disk before they count");
 
   /** Opens a data directory with the engine's own executors and the system clock; no mutations. */
   public static Database open(Path dir) throws IOException {

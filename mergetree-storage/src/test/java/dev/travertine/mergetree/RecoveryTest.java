@@ -110,7 +110,7 @@ class RecoveryTest {
     }
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> Database.open(dir, EngineTestSupport.manualContext(), Map.of("storage.fsync", "sometimes")));
-    assertTrue(e.getMessage().contains("Invalid storage.fsync: 'sometimes'"), e.getMessage());
+    assertTrue(e.getMessage().contains("Invalid value for setting storage.fsync: 'sometimes'"), e.getMessage());
     try (Database db = Database.open(dir, EngineTestSupport.manualContext())) {
       assertEquals(2, EngineTestSupport.scan(db.table("t"), null, false, 1).size());
     }
