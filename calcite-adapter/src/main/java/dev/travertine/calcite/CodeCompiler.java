@@ -3,11 +3,14 @@ package dev.travertine.calcite;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.io.StringReader;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
 import org.apache.calcite.jdbc.CalcitePrepare;
@@ -25,6 +28,8 @@ import org.codehaus.janino.Parser;
 import org.codehaus.janino.Scanner;
 import org.codehaus.janino.UnitCompiler;
 import org.codehaus.janino.util.ClassFile;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Compiles the Java code Calcite generates for a plan, cheaper than Calcite's own path
@@ -32,20 +37,25 @@ import org.codehaus.janino.util.ClassFile;
  * every query: Janino then re-reflects every JDK and Calcite class the code touches and asks
  * the application class loader again for every name it resolves (most of them misses that scan
  * every jar). Here Janino's class loaders are kept and reused (one per concurrent compilation),
- * so each class is reflected once per loader and misses are remembered; and compiled code
- * without static fields is shared by all connections, keyed by its source (two queries that
- * differ only in what was stashed, or the same SQL from another connection, compile once).
+ * so each class is reflected once per loader and misses are remembered; and the code is
+ * compiled as a {@link CodeTemplate}, its literals taken out into constructor arguments, so
+ * that queries differing only in their constants (or only in what was stashed, or the same SQL
+ * from another connection) compile once and share the class. Code whose template does not
+ * compile is compiled as written (shared by source when it has no static fields).
  *
  * <p>Plugged in as Calcite's "Spark handler" (the one hook Calcite offers around code
  * compilation): {@link #enabled()} is true and every other method is the trivial handler's.
  */
 final class CodeCompiler implements CalcitePrepare.SparkHandler {
   static final CodeCompiler INSTANCE = new CodeCompiler();
+  private static final Logger LOG = LoggerFactory.getLogger(CodeCompiler.class);
 
   private static final ClassLoader PARENT = EnumerableInterpretable.class.getClassLoader();
 
   private final ConcurrentLinkedQueue<IClassLoader> idle = new ConcurrentLinkedQueue<>();
+  private final java.util.concurrent.atomic.AtomicLong compilations = new java.util.concurrent.atomic.AtomicLong();
   private final Cache<String, ArrayBindable> compiled = Caffeine.newBuilder().maximumSize(2048).build();
+  private final Cache<String, Optional<Constructor<?>>> templates = Caffeine.newBuilder().maximumSize(4096).build();
 
   private CodeCompiler() {}
 
@@ -54,6 +64,12 @@ final class CodeCompiler implements CalcitePrepare.SparkHandler {
     if (safe != expr) {
       expr = safe;
       body = Expressions.toString(expr.memberDeclarations, "\n", false); // as Calcite writes it
+    }
+    CodeTemplate template = CodeTemplate.of(expr);
+    Optional<Constructor<?>> made = templates.get(template.source(),
+        s -> Optional.ofNullable(compileTemplate(template.className(), s)));
+    if (made.isPresent()) {
+      return instantiate(made.get(), template.values());
     }
     boolean shareable = true;
     for (MemberDeclaration m : expr.memberDeclarations) {
@@ -70,7 +86,48 @@ final class CodeCompiler implements CalcitePrepare.SparkHandler {
     return compiled.get(source, s -> compile(className, s));
   }
 
+  /** The template's constructor, or null when it does not compile (the code is then compiled as written). */
+  private Constructor<?> compileTemplate(String className, String source) {
+    try {
+      return load(className, source).getConstructor(Object[].class);
+    } catch (RuntimeException | NoSuchMethodException e) {
+      LOG.debug("Generated code compiled without lifting its constants: {}", e.toString());
+      return null;
+    }
+  }
+
+  private static ArrayBindable instantiate(Constructor<?> constructor, Object[] values) {
+    try {
+      return (ArrayBindable) constructor.newInstance((Object) values);
+    } catch (InvocationTargetException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r; // a constant expression that fails when evaluated, as it would have in a static initialiser
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException("Error while instantiating generated code", e.getCause());
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("Error while instantiating generated code", e);
+    }
+  }
+
   private ArrayBindable compile(String className, String source) {
+    try {
+      return (ArrayBindable) load(className, source).getDeclaredConstructors()[0].newInstance();
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("Error while compiling generated Java code:\n" + source, e);
+    }
+  }
+
+  /** How many classes were compiled since the process started (for tests). */
+  long compilations() {
+    return compilations.get();
+  }
+
+  /** Compiles a class with one of the idle Janino loaders and defines it in a loader of its own. */
+  private Class<?> load(String className, String source) {
+    compilations.incrementAndGet();
     IClassLoader icl = idle.poll();
     if (icl == null) {
       icl = new ClassLoaderIClassLoader(PARENT);
@@ -85,10 +142,9 @@ final class CodeCompiler implements CalcitePrepare.SparkHandler {
       for (ClassFile f : files) {
         classes.put(f.getThisClassName(), f.toByteArray());
       }
-      ClassLoader loader = new GeneratedClassLoader(classes, PARENT);
-      Object bindable = loader.loadClass(className).getDeclaredConstructors()[0].newInstance();
+      Class<?> c = new GeneratedClassLoader(classes, PARENT).loadClass(className);
       healthy = true;
-      return (ArrayBindable) bindable;
+      return c;
     } catch (Exception e) {
       throw new IllegalStateException("Error while compiling generated Java code:\n" + source, e);
     } finally {

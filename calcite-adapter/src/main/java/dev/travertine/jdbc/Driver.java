@@ -75,6 +75,8 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
     props.setProperty("unquotedCasing", "UNCHANGED");
     props.setProperty("quotedCasing", "UNCHANGED");
     props.setProperty("conformance", "LENIENT");
+    // no materialized views here: otherwise the planner looks for usable ones in every query
+    props.setProperty("materializationsEnabled", "false");
     props.setProperty("typeSystem", "dev.travertine.calcite.TravertineTypeSystem#INSTANCE");
     return super.connect(PREFIX, props);
   }

@@ -42,14 +42,15 @@ public final class OrcSupport {
   }
 
   /**
-   * Opens a part's ORC file; with its serialized tail (footer, metadata, postscript, cached from a
-   * first open) no request is made until rows are read.
+   * Opens a part's ORC file; with its tail (footer, metadata, postscript, parsed by a first open)
+   * no request is made until rows are read, and nothing is parsed again.
    */
-  public static Reader openReader(FileIOFileSystem fs, String path, long length, byte[] tail) throws IOException {
+  public static Reader openReader(FileIOFileSystem fs, String path, long length,
+      org.apache.orc.impl.OrcTail tail) throws IOException {
     fs.knownLength(path, length);
     OrcFile.ReaderOptions o = OrcFile.readerOptions(CONF).filesystem(fs).maxLength(length).useUTCTimestamp(true);
     if (tail != null) {
-      o.orcTail(org.apache.orc.impl.ReaderImpl.extractFileTail(java.nio.ByteBuffer.wrap(tail), length, 0));
+      o.orcTail(tail);
     }
     return OrcFile.createReader(FileIOFileSystem.toPath(path), o);
   }

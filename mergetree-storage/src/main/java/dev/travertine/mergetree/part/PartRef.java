@@ -36,7 +36,7 @@ public final class PartRef {
     volatile GranuleIndex index;
     volatile TypeDescription fileSchema;
     volatile List<StripeInformation> stripes;
-    volatile byte[] tail;
+    volatile org.apache.orc.impl.OrcTail tail; // parsed once; readers only read it, so they share it
     volatile ColumnMapping mapping;
 
     SharedFile(GranuleIndex index) {
@@ -82,7 +82,7 @@ public final class PartRef {
 
   /** Opens the part's ORC file (from the cached tail after the first time: no request until rows are read). */
   public Reader openReader() throws IOException {
-    byte[] tail = file.tail;
+    org.apache.orc.impl.OrcTail tail = file.tail;
     if (tail == null) {
       loadFooter();
       tail = file.tail;
@@ -133,8 +133,10 @@ public final class PartRef {
       }
       try (Reader r = OrcSupport.openReader(fs, info.path(), info.bytesOnDisk())) {
         ByteBuffer t = r.getSerializedFileFooter();
-        byte[] tail = new byte[t.remaining()];
-        t.duplicate().get(tail);
+        byte[] bytes = new byte[t.remaining()];
+        t.duplicate().get(bytes);
+        org.apache.orc.impl.OrcTail tail =
+            org.apache.orc.impl.ReaderImpl.extractFileTail(ByteBuffer.wrap(bytes), info.bytesOnDisk(), 0);
         file.tail = tail;
         if (file.index == null) {
           ByteBuffer bb = r.getMetadataValue(OrcSupport.GRANULE_INDEX_KEY);

@@ -188,13 +188,17 @@ public final class TableScanner implements AutoCloseable {
     return out;
   }
 
-  /** A batch with full vectors only for the columns read; the rest get 1-row placeholders. */
-  private VectorizedRowBatch newReadBatch() {
+  /**
+   * A batch with full vectors only for the columns read (the rest get 1-row placeholders), no
+   * larger than the part: a part of a few rows does not allocate vectors of a whole batch.
+   */
+  private VectorizedRowBatch newReadBatch(long partRows) {
     var children = orcSchema.getChildren();
-    VectorizedRowBatch b = new VectorizedRowBatch(children.size(), request.batchSize());
+    int size = (int) Math.max(1, Math.min(request.batchSize(), partRows));
+    VectorizedRowBatch b = new VectorizedRowBatch(children.size(), size);
     for (int c = 0; c < children.size(); c++) {
       b.cols[c] = org.apache.orc.impl.TypeUtils.createColumn(children.get(c),
-          org.apache.orc.TypeDescription.RowBatchVersion.ORIGINAL, include[c + 1] ? request.batchSize() : 1);
+          org.apache.orc.TypeDescription.RowBatchVersion.ORIGINAL, include[c + 1] ? size : 1);
     }
     return b;
   }
@@ -302,7 +306,7 @@ public final class TableScanner implements AutoCloseable {
       ahead = CompletableFuture.supplyAsync(() -> {
         try {
           PartReader r = openReader();
-          VectorizedRowBatch b = newReadBatch();
+          VectorizedRowBatch b = newReadBatch(task.part().info().rows());
           return new Opened(r, r.next(b) ? b : null);
         } catch (IOException e) {
           throw new java.io.UncheckedIOException(e);
@@ -346,7 +350,7 @@ public final class TableScanner implements AutoCloseable {
         batch = pending;
         pending = null;
       } else {
-        batch = newReadBatch();
+        batch = newReadBatch(task.part().info().rows());
         if (!rows.next(batch)) {
           done = true;
           close();

@@ -1,0 +1,46 @@
+package dev.travertine.calcite;
+
+import static dev.travertine.calcite.JdbcTestSupport.connect;
+import static dev.travertine.calcite.JdbcTestSupport.exec;
+import static dev.travertine.calcite.JdbcTestSupport.rows;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Generated code is compiled once per shape: queries that differ only in their literals share it. */
+class CodeCompilerTest {
+  @TempDir Path dir;
+
+  @Test
+  void queriesDifferingInLiteralsCompileOnceAndKeepTheirOwnValues() throws Exception {
+    try (Connection c = connect(dir)) {
+      exec(c, "CREATE TABLE t(k INTEGER PRIMARY KEY, a INTEGER, b BIGINT, x DOUBLE, s VARCHAR(10))");
+      exec(c, "INSERT INTO t VALUES(1, 2, 10, 1.5, 'p'), (2, -3, 20, 2.5, 'q'), (3, NULL, 30, NULL, NULL)");
+      String shape = "SELECT k, a * %d + %d, b - %d, x * %s, s || '%s' FROM t WHERE k > 0 ORDER BY k";
+      assertEquals(List.of("1, 84, 9, 2.25, px", "2, -121, 19, 3.75, qx", "3, null, 29, null, null"),
+          rows(c, String.format(shape, 41, 2, 1, "1.5", "x")));
+      long before = CodeCompiler.INSTANCE.compilations();
+      assertEquals(List.of("1, 39, 3, 3.0, pyz", "2, -46, 13, 5.0, qyz", "3, null, 23, null, null"),
+          rows(c, String.format(shape, 17, 5, 7, "2.0", "yz")));
+      assertEquals(before, CodeCompiler.INSTANCE.compilations(), "the second query reused the first one's class");
+    }
+  }
+
+  @Test
+  void constantsCalciteHoistsIntoInnerClassesAreTakenOutToo() throws Exception {
+    try (Connection c = connect(dir)) {
+      exec(c, "CREATE TABLE t(k INTEGER PRIMARY KEY, a INTEGER)");
+      exec(c, "INSERT INTO t VALUES(1, 2), (2, 2), (3, -1)");
+      assertEquals(List.of("-3584", "7168"), rows(c, "SELECT DISTINCT 56 * 64 * a AS v FROM t ORDER BY v"));
+      long before = CodeCompiler.INSTANCE.compilations();
+      assertEquals(List.of("-15", "30"), rows(c, "SELECT DISTINCT 3 * 5 * a AS v FROM t ORDER BY v"));
+      assertEquals(before, CodeCompiler.INSTANCE.compilations());
+      // a division by zero in a branch no row takes is still not evaluated
+      assertEquals(List.of("1", "2", "3"), rows(c, "SELECT CASE WHEN a > 5 THEN 7 / 0 ELSE k END FROM t ORDER BY k"));
+    }
+  }
+}
