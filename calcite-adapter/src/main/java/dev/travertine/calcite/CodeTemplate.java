@@ -17,11 +17,15 @@ import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.linq4j.tree.FieldDeclaration;
 import org.apache.calcite.linq4j.tree.IndexExpression;
 import org.apache.calcite.linq4j.tree.MemberDeclaration;
+import org.apache.calcite.linq4j.tree.MethodDeclaration;
+import org.apache.calcite.linq4j.tree.NewExpression;
 import org.apache.calcite.linq4j.tree.ParameterExpression;
 import org.apache.calcite.linq4j.tree.Primitive;
 import org.apache.calcite.linq4j.tree.Shuttle;
 import org.apache.calcite.linq4j.tree.VisitorImpl;
+import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.runtime.ArrayBindable;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * A generated class with its literals taken out, so that queries differing only in their
@@ -32,7 +36,9 @@ import org.apache.calcite.runtime.ArrayBindable;
  * constructor after the constants, and static fields of inner classes become instance fields
  * there; all of them are renamed in order. Array indexes stay literal: they are the
  * plan's shape (field positions), not the query's values, and reading them from a field would
- * only cost the hot loop a load.
+ * only cost the hot loop a load. Anonymous {@code AbstractEnumerable}s with just their
+ * {@code enumerator()} are made through {@link TravertineRuntime#enumerable} instead, which Janino
+ * compiles several times faster.
  *
  * <p>The source is the cache key ({@link CodeCompiler}); {@link #values} are the arguments of
  * the constructor for this query.
@@ -86,6 +92,17 @@ record CodeTemplate(String className, String source, Object[] values) {
       @Override public Expression visit(ParameterExpression p) {
         ParameterExpression r = renamed.get(p.name);
         return r == null ? p : r;
+      }
+
+      @Override public Expression visit(NewExpression n, List<Expression> arguments,
+          @Nullable List<MemberDeclaration> members) {
+        if (n.type == AbstractEnumerable.class && arguments.isEmpty() && members != null && members.size() == 1
+            && members.get(0) instanceof MethodDeclaration m && m.name.equals("enumerator") && m.parameters.isEmpty()) {
+          // the same enumerable, made from a class with one method to check (see TravertineRuntime.enumerable)
+          return Expressions.call(TravertineRuntime.class, "enumerable",
+              Expressions.new_(TravertineRuntime.EnumeratorSource.class, List.of(), members));
+        }
+        return super.visit(n, arguments, members);
       }
 
       @Override public MemberDeclaration visit(FieldDeclaration f, Expression initializer) {

@@ -183,6 +183,24 @@ public final class TravertineRuntime {
     return x;
   }
 
+  /** What the generated code's enumerables are made from: their one method (see {@link #enumerable}). */
+  public interface EnumeratorSource {
+    Enumerator<Object> enumerator();
+  }
+
+  /**
+   * An enumerable whose enumerators come from the generated code. Generated code gets this
+   * instead of an anonymous subclass of {@code AbstractEnumerable}, because Janino checks a new
+   * class against every method of its supertypes, and {@code Enumerable} has hundreds.
+   */
+  public static AbstractEnumerable<Object> enumerable(EnumeratorSource source) {
+    return new AbstractEnumerable<>() {
+      @Override public Enumerator<Object> enumerator() {
+        return source.enumerator();
+      }
+    };
+  }
+
   /** Throws: a statement the engine does not support yet. */
   public static long unsupported(String message) {
     throw new UnsupportedOperationException(message);
