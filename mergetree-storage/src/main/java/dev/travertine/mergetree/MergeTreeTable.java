@@ -408,7 +408,7 @@ public final class MergeTreeTable implements AutoCloseable {
         int[] rows = e.getValue();
         sortByKey(def, all, rows);
         String name = PartInfo.partName(e.getKey(), block, block, level, 0);
-        out.add(writePart(def, name, e.getKey(), block, block, level, 0,
+        out.add(writePart(def, name, e.getKey(), block, block, level, 0, rows.length,
             w -> w.append(all, rows, 0, rows.length)));
       }
     } catch (IOException | RuntimeException ex) {
@@ -430,15 +430,15 @@ public final class MergeTreeTable implements AutoCloseable {
     void writeTo(PartWriter w) throws IOException;
   }
 
-  /** Writes one part file and builds its metadata. */
+  /** Writes one part file of about {@code expectedRows} rows (which sizes its compression buffers) and builds its metadata. */
   public PartRef writePart(TableDefinition def, String name, String partitionId, long minBlock, long maxBlock,
-      int level, long dataVersion, RowSource rows) throws IOException {
+      int level, long dataVersion, long expectedRows, RowSource rows) throws IOException {
     TableSettings ts = def.tableSettings();
     PartInfo tmpInfo = new PartInfo(name, partitionId, minBlock, maxBlock, level, dataVersion, 0, 0, "", 0, 0, null,
         null, null);
     PartWriter.Written w;
     try (PartWriter writer = new PartWriter(io, tmpInfo.path(), def.schema(), ts.indexGranularity(),
-        OrcSupport.compression(ts.get(Settings.COMPRESSION)))) {
+        OrcSupport.compression(ts.get(Settings.COMPRESSION)), OrcSupport.compressionBufferSize(expectedRows))) {
       rows.writeTo(writer);
       w = writer.finish();
     }
@@ -727,7 +727,7 @@ public final class MergeTreeTable implements AutoCloseable {
     RunningMerge rm = new RunningMerge(def.name(), name, names(sources), ctx.clock().millis(), totalRows);
     running.add(rm);
     try {
-      PartRef merged = writePart(def, name, pid, minBlock, maxBlock, level, dataVersion,
+      PartRef merged = writePart(def, name, pid, minBlock, maxBlock, level, dataVersion, totalRows,
           w -> PartMerger.merge(def, sources, pending::get, w));
       try {
         commit("merge", List.of(merged), sources, false);
@@ -1059,7 +1059,7 @@ public final class MergeTreeTable implements AutoCloseable {
     String name = PartInfo.partName(info.partitionId(), info.minBlock(), info.maxBlock(), info.level(), version);
     long[] kept = new long[1];
     PartRef written = writePart(def, name, info.partitionId(), info.minBlock(), info.maxBlock(), info.level(),
-        version, w -> kept[0] = rewriteRows(def, part, mutations, w));
+        version, info.rows(), w -> kept[0] = rewriteRows(def, part, mutations, w));
     List<PartRef> add = kept[0] == 0 ? List.of() : List.of(written);
     try {
       commit("mutation", add, List.of(part), false);

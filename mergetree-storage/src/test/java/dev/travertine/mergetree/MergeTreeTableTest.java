@@ -81,6 +81,47 @@ class MergeTreeTableTest {
     }
   }
 
+  /** Small parts get small compression chunks (ORC's reader allocates one per stream read); merged parts larger ones. */
+  @Test
+  void compressionChunksFollowThePartSize() throws Exception {
+    assertEquals(4096, dev.travertine.mergetree.part.OrcSupport.compressionBufferSize(0));
+    assertEquals(4096, dev.travertine.mergetree.part.OrcSupport.compressionBufferSize(10));
+    assertEquals(8192, dev.travertine.mergetree.part.OrcSupport.compressionBufferSize(300));
+    assertEquals(65536, dev.travertine.mergetree.part.OrcSupport.compressionBufferSize(4096));
+    assertEquals(65536, dev.travertine.mergetree.part.OrcSupport.compressionBufferSize(10_000_000));
+    try (Database db = Database.open(dir, EngineTestSupport.manualContext())) {
+      db.createTable(def(Map.of("min_insert_rows_for_direct_part", "1")), false);
+      MergeTreeTable t = db.table("t");
+      for (int round = 0; round < 2; round++) {
+        try (Inserter ins = t.newInserter(1 << 20)) {
+          for (int i = 0; i < 3000; i++) {
+            ins.add(new Object[] {(long) (round * 3000 + i), 1, "r" + i});
+          }
+          ins.commit();
+        }
+      }
+      assertEquals(2, t.activeParts().size());
+      try (TableSnapshot snap = t.snapshot()) {
+        for (var p : snap.parts()) {
+          try (var r = p.openReader()) {
+            assertEquals(65536, r.getCompressionSize(), "3,000 rows: 48,000 bytes, rounded up");
+          }
+        }
+      }
+      try (Inserter ins = t.newInserter(1 << 20)) {
+        ins.add(new Object[] {100_000L, 2, "small"});
+        ins.commit();
+      }
+      try (TableSnapshot snap = t.snapshot()) {
+        var small = snap.parts().stream().filter(p -> p.info().rows() == 1).findFirst().orElseThrow();
+        try (var r = small.openReader()) {
+          assertEquals(4096, r.getCompressionSize());
+        }
+      }
+      assertEquals(6001, EngineTestSupport.scan(t, null, false, 1).size());
+    }
+  }
+
   @Test
   void secondOpenOfADirectoryFails() throws Exception {
     try (Database db = Database.open(dir, EngineTestSupport.manualContext())) {

@@ -36,6 +36,20 @@ public final class OrcSupport {
     };
   }
 
+  /** The largest compression chunk of a part file (ORC's buffer size), for parts of many rows. */
+  public static final int MAX_COMPRESSION_BUFFER = 64 * 1024;
+
+  /**
+   * The compression chunk size for a part of about this many rows: 64 KiB, smaller for small
+   * parts (down to 4 KiB, about 16 bytes a row). ORC's reader allocates a buffer of this size for
+   * every stream it reads, so a part of ten rows read with 64 KiB chunks cost a megabyte of
+   * zeroed memory per scan.
+   */
+  public static int compressionBufferSize(long expectedRows) {
+    long want = Math.max(4096, Math.min(MAX_COMPRESSION_BUFFER, expectedRows * 16));
+    return (int) Long.highestOneBit(want - 1) << 1;
+  }
+
   /** Opens a part's ORC file. */
   public static Reader openReader(FileIOFileSystem fs, String path, long length) throws IOException {
     return openReader(fs, path, length, null);

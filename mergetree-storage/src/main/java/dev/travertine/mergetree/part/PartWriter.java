@@ -45,8 +45,8 @@ public final class PartWriter implements AutoCloseable {
     return Math.max(1, GRANULES_PER_STRIPE_ROWS / granularity);
   }
 
-  public PartWriter(FileIO io, String path, TableSchema schema, int granularity, CompressionKind compression)
-      throws IOException {
+  public PartWriter(FileIO io, String path, TableSchema schema, int granularity, CompressionKind compression,
+      int compressionBufferSize) throws IOException {
     this.schema = schema;
     this.kinds = new TypeKind[schema.size()];
     for (int i = 0; i < kinds.length; i++) {
@@ -75,7 +75,7 @@ public final class PartWriter implements AutoCloseable {
           .setSchema(schema.orcSchema())
           .rowIndexStride(granularity)
           .compress(compression)
-          .bufferSize(64 * 1024)
+          .bufferSize(compressionBufferSize)
           .stripeSize(1L << 31)
           .blockPadding(false)
           .useUTCTimestamp(true)
