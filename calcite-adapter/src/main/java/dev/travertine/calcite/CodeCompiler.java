@@ -54,6 +54,7 @@ final class CodeCompiler implements CalcitePrepare.SparkHandler {
 
   private final ConcurrentLinkedQueue<IClassLoader> idle = new ConcurrentLinkedQueue<>();
   private final java.util.concurrent.atomic.AtomicLong compilations = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong untemplated = new java.util.concurrent.atomic.AtomicLong();
   private final Cache<String, ArrayBindable> compiled = Caffeine.newBuilder().maximumSize(2048).build();
   private final Cache<String, Optional<Constructor<?>>> templates = Caffeine.newBuilder().maximumSize(4096).build();
 
@@ -91,6 +92,7 @@ final class CodeCompiler implements CalcitePrepare.SparkHandler {
     try {
       return load(className, source).getConstructor(Object[].class);
     } catch (RuntimeException | NoSuchMethodException e) {
+      untemplated.incrementAndGet(); // costs a second compilation: tests watch this stays 0
       LOG.debug("Generated code compiled without lifting its constants: {}", e.toString());
       return null;
     }
@@ -118,6 +120,11 @@ final class CodeCompiler implements CalcitePrepare.SparkHandler {
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("Error while compiling generated Java code:\n" + source, e);
     }
+  }
+
+  /** How many templates did not compile (their code was compiled as written), for tests. */
+  long untemplated() {
+    return untemplated.get();
   }
 
   /** How many classes were compiled since the process started (for tests). */

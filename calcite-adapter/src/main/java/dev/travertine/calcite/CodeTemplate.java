@@ -50,7 +50,7 @@ record CodeTemplate(String className, String source, Object[] values) {
   static CodeTemplate of(ClassDeclaration c) {
     Set<ConstantExpression> indexes = Collections.newSetFromMap(new IdentityHashMap<>());
     Map<String, ParameterExpression> renamed = new HashMap<>();
-    c.accept(new VisitorImpl<Void>() {
+    VisitorImpl<Void> survey = new VisitorImpl<Void>() {
       @Override public Void visit(IndexExpression e) {
         for (Expression i : e.indexExpressions) {
           if (i instanceof ConstantExpression k) {
@@ -66,7 +66,12 @@ record CodeTemplate(String className, String source, Object[] values) {
         }
         return super.visit(f);
       }
-    });
+    };
+    for (MemberDeclaration m : c.memberDeclarations) {
+      if (!(m instanceof ClassDeclaration)) {
+        m.accept(survey);
+      }
+    }
     List<FieldDeclaration> fields = new ArrayList<>();
     List<MemberDeclaration> others = new ArrayList<>();
     for (MemberDeclaration m : c.memberDeclarations) {
@@ -127,7 +132,8 @@ record CodeTemplate(String className, String source, Object[] values) {
     }
     List<MemberDeclaration> members = new ArrayList<>(others.size());
     for (MemberDeclaration m : others) {
-      members.add(m.accept(lift));
+      // nested classes (Calcite's records for keys and accumulators) are static: they keep their literals
+      members.add(m instanceof ClassDeclaration ? m : m.accept(lift));
     }
     for (int i = 0; i < values.size(); i++) {
       Type t = types.get(i);

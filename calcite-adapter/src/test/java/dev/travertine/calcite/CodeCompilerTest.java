@@ -8,12 +8,25 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Generated code is compiled once per shape: queries that differ only in their literals share it. */
 class CodeCompilerTest {
   @TempDir Path dir;
+  private long untemplatedBefore;
+
+  @BeforeEach
+  void countFallbacks() {
+    untemplatedBefore = CodeCompiler.INSTANCE.untemplated();
+  }
+
+  @AfterEach
+  void everyTemplateCompiled() {
+    assertEquals(untemplatedBefore, CodeCompiler.INSTANCE.untemplated(), "no code fell back to compiling as written");
+  }
 
   @Test
   void queriesDifferingInLiteralsCompileOnceAndKeepTheirOwnValues() throws Exception {
@@ -41,6 +54,24 @@ class CodeCompilerTest {
       assertEquals(before, CodeCompiler.INSTANCE.compilations());
       // a division by zero in a branch no row takes is still not evaluated
       assertEquals(List.of("1", "2", "3"), rows(c, "SELECT CASE WHEN a > 5 THEN 7 / 0 ELSE k END FROM t ORDER BY k"));
+    }
+  }
+
+  /** Calcite's nested record classes (grouping keys, accumulators) keep their literals; the rest is still shared. */
+  @Test
+  void aggregatesWithRecordClassesShareTheirCodeToo() throws Exception {
+    try (Connection c = connect(dir)) {
+      exec(c, "CREATE TABLE t(k INTEGER PRIMARY KEY, a INTEGER)");
+      exec(c, "INSERT INTO t VALUES(1, 2), (2, 2), (3, -1)");
+      String shape = "SELECT a * %d AS g, COUNT(*) * %d, SUM(k + %d) FROM t GROUP BY a * %1$d ORDER BY g";
+      assertEquals(List.of("-7, 5, 4", "14, 10, 5"), rows(c, String.format(shape, 7, 5, 1)));
+      long before = CodeCompiler.INSTANCE.compilations();
+      assertEquals(List.of("-3, 3, 13", "6, 6, 23"), rows(c, String.format(shape, 3, 3, 10)));
+      assertEquals(before, CodeCompiler.INSTANCE.compilations());
+      assertEquals(List.of("2, 3"), rows(c, "SELECT DISTINCT 49 + 25 - 72, COUNT(*) FROM t"));
+      before = CodeCompiler.INSTANCE.compilations();
+      assertEquals(List.of("7, 3"), rows(c, "SELECT DISTINCT 4 + 5 - 2, COUNT(*) FROM t"));
+      assertEquals(before, CodeCompiler.INSTANCE.compilations());
     }
   }
 }
