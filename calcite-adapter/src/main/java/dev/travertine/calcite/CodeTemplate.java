@@ -62,7 +62,9 @@ record CodeTemplate(String className, String source, Object[] values) {
 
       @Override public Void visit(FieldDeclaration f) {
         if ((f.modifier & Modifier.STATIC) != 0) { // named after its value by Calcite
-          renamed.put(f.parameter.name, new ParameterExpression(0, f.parameter.getType(), "$tf" + renamed.size()));
+          // inner classes may each have one of the same name: they share the new name too
+          renamed.computeIfAbsent(f.parameter.name,
+              n -> new ParameterExpression(0, f.parameter.getType(), "$tf" + renamed.size()));
         }
         return super.visit(f);
       }
@@ -116,7 +118,8 @@ record CodeTemplate(String className, String source, Object[] values) {
           return super.visit(f, initializer);
         }
         // a constant of an inner class: an instance field, set when the inner object is made
-        return Expressions.fieldDecl(f.modifier & ~Modifier.STATIC, r, initializer);
+        return Expressions.fieldDecl(f.modifier & ~Modifier.STATIC,
+            new ParameterExpression(0, f.parameter.getType(), r.name), initializer);
       }
     };
     StringBuilder declarations = new StringBuilder();
@@ -124,7 +127,8 @@ record CodeTemplate(String className, String source, Object[] values) {
     List<String> assignments = new ArrayList<>();
     for (FieldDeclaration f : fields) {
       Expression init = f.initializer == null ? null : f.initializer.accept(lift);
-      ParameterExpression p = renamed.getOrDefault(f.parameter.name, f.parameter);
+      ParameterExpression p = new ParameterExpression(0, f.parameter.getType(),
+          renamed.getOrDefault(f.parameter.name, f.parameter).name);
       declarations.append(Expressions.toString(Expressions.fieldDecl(Modifier.PRIVATE, p)));
       if (init != null) {
         assignments.add(p.name + " = " + Expressions.toString(init).trim() + ";\n");

@@ -74,4 +74,22 @@ class CodeCompilerTest {
       assertEquals(before, CodeCompiler.INSTANCE.compilations());
     }
   }
+
+  /**
+   * Two inner classes each with a constant of the same (value-derived) name, beside one of
+   * another name: each keeps a field of its own (random/expr/slt_good_18).
+   */
+  @Test
+  void sameNamedConstantsOfInnerClassesStayApart() throws Exception {
+    try (Connection c = connect(dir)) {
+      exec(c, "CREATE TABLE t(k INTEGER PRIMARY KEY)");
+      assertEquals(List.of("null"), rows(c,
+          "SELECT ALL + CASE + - AVG ( DISTINCT + 8 ) WHEN 87 * + 87 THEN COUNT ( * ) + - 0 END - - 40"));
+      exec(c, "INSERT INTO t VALUES(1)");
+      assertEquals(List.of("null"), rows(c,
+          "SELECT ALL + CASE + - AVG ( DISTINCT + 8 ) WHEN 87 * + 87 THEN COUNT ( * ) + - 0 END - - 40 FROM t"));
+      assertEquals(List.of("41"), rows(c,
+          "SELECT ALL + CASE + - AVG ( DISTINCT + 8 ) WHEN -8 THEN COUNT ( * ) + - 0 END - - 40 FROM t"));
+    }
+  }
 }
