@@ -69,11 +69,6 @@ record CodeTemplate(String className, String source, Object[] values) {
         return super.visit(f);
       }
     };
-    for (MemberDeclaration m : c.memberDeclarations) {
-      if (!(m instanceof ClassDeclaration)) {
-        m.accept(survey);
-      }
-    }
     List<FieldDeclaration> fields = new ArrayList<>();
     List<MemberDeclaration> others = new ArrayList<>();
     for (MemberDeclaration m : c.memberDeclarations) {
@@ -81,6 +76,9 @@ record CodeTemplate(String className, String source, Object[] values) {
         fields.add(f);
       } else {
         others.add(m);
+      }
+      if (!(m instanceof ClassDeclaration)) { // nested (static) classes keep their names and literals
+        m.accept(survey);
       }
     }
     List<Object> values = new ArrayList<>();

@@ -37,7 +37,7 @@ public final class OrcSupport {
   }
 
   /** The largest compression chunk of a part file (ORC's buffer size), for parts of many rows. */
-  public static final int MAX_COMPRESSION_BUFFER = 64 * 1024;
+  private static final int MAX_COMPRESSION_BUFFER = 64 * 1024;
 
   /**
    * The compression chunk size for a part of about this many rows: 64 KiB, smaller for small
