@@ -765,7 +765,11 @@ public final class MergeTreeTable implements AutoCloseable {
     while (true) {
       List<PartRef> chosen;
       synchronized (lock) {
-        if (fin) {
+        if (fin && state.parts().stream().anyMatch(PartRef::merging)) {
+          // a background merge started after the wait: merging its parts too would write the same
+          // part name twice, and the loser's clean-up would delete the winner's file
+          chosen = null;
+        } else if (fin) {
           Map<String, List<PartRef>> byPartition = new LinkedHashMap<>();
           for (PartRef p : state.parts()) {
             byPartition.computeIfAbsent(p.info().partitionId(), k -> new ArrayList<>()).add(p);
@@ -774,10 +778,16 @@ public final class MergeTreeTable implements AutoCloseable {
         } else {
           chosen = selectMergeLocked();
         }
-        if (chosen.isEmpty()) {
+        if (chosen != null && chosen.isEmpty()) {
           return;
         }
-        chosen.forEach(p -> p.setMerging(true));
+        if (chosen != null) {
+          chosen.forEach(p -> p.setMerging(true));
+        }
+      }
+      if (chosen == null) {
+        waitForMerges();
+        continue;
       }
       try {
         mergeParts(chosen);
