@@ -28,6 +28,7 @@ class RemoteReadSettingsTest {
       assertEquals("1048576, 1048576, false", setting(a, "remote_read_min_bytes_for_seek"));
       assertEquals("8388608, 8388608, false", setting(a, "remote_read_max_coalesced_bytes"));
       assertEquals("1073741824, 1073741824, false", setting(a, "filesystem_prefetch_max_memory_usage"));
+      assertEquals("200, 200, false", setting(a, "filesystem_prefetches_limit"));
       assertEquals("", one(a, "SELECT \"value\" FROM system.merge_tree_settings WHERE name = 'storage'"));
       assertEquals("0, 0, false", setting(a, "enable_filesystem_cache"));
       assertEquals("8388608, 8388608, false", setting(a, "max_read_buffer_size"));

@@ -4,15 +4,17 @@ import dev.travertine.mergetree.settings.SessionSettings;
 import dev.travertine.mergetree.settings.Settings;
 
 /**
- * How a query reads remote parts: whether the next stripe is prefetched and how much memory
- * prefetches may hold, and how byte ranges are coalesced into requests.
+ * How a query reads remote parts: whether the next stripes are prefetched, how many of them
+ * ({@code prefetchAhead}, 0 for no limit) and how much memory prefetches may hold, and how byte
+ * ranges are coalesced into requests.
  */
-public record ReadSettings(boolean prefetch, long prefetchMaxBytes, long coalesceDistance, int coalesceMaxBytes,
-    int maxRequestBytes, boolean cache) {
-  public static final ReadSettings DEFAULT = new ReadSettings(true, 1L << 30, 1 << 20, 8 << 20, 8 << 20, false);
+public record ReadSettings(boolean prefetch, int prefetchAhead, long prefetchMaxBytes, long coalesceDistance,
+    int coalesceMaxBytes, int maxRequestBytes, boolean cache) {
+  public static final ReadSettings DEFAULT = new ReadSettings(true, 200, 1L << 30, 1 << 20, 8 << 20, 8 << 20, false);
 
   public static ReadSettings of(SessionSettings s) {
-    return new ReadSettings(s.getBool(Settings.REMOTE_READ_PREFETCH), s.getLong(Settings.PREFETCH_MAX_MEMORY),
+    return new ReadSettings(s.getBool(Settings.REMOTE_READ_PREFETCH), (int) s.getLong(Settings.PREFETCHES_LIMIT),
+        s.getLong(Settings.PREFETCH_MAX_MEMORY),
         s.getLong(Settings.REMOTE_READ_MIN_BYTES_FOR_SEEK), (int) s.getLong(Settings.REMOTE_READ_MAX_COALESCED_BYTES),
         (int) s.getLong(Settings.MAX_READ_BUFFER_SIZE), s.getBool(Settings.ENABLE_FILESYSTEM_CACHE));
   }

@@ -60,8 +60,14 @@ public final class TableScanner implements AutoCloseable {
   private interface Source extends AutoCloseable {
     ScanBatch next() throws IOException;
 
-    /** Starts reading ahead (remote parts): the next task of a thread, while it decodes this one. */
-    default void prefetch() {}
+    /**
+     * Starts reading ahead (remote parts): the next tasks of a thread, while it decodes this one.
+     * False when the prefetch memory budget is used up (the caller tries again later); true when
+     * the task is being read ahead, has nothing to read ahead, or is not to be prefetched.
+     */
+    default boolean prefetch() {
+      return true;
+    }
 
     @Override
     void close() throws IOException;
@@ -261,6 +267,7 @@ public final class TableScanner implements AutoCloseable {
     private CompletableFuture<Opened> ahead;
     private long reserved;
     private boolean prefetchTried;
+    private boolean overBudgetCounted;
     private boolean done;
 
     PartSource(ScanPlan.PartTask task, int stripe) {
@@ -290,17 +297,20 @@ public final class TableScanner implements AutoCloseable {
     }
 
     @Override
-    public synchronized void prefetch() {
+    public synchronized boolean prefetch() {
       PartRef p = task.part();
       if (prefetchTried || rows != null || done || !request.read().prefetch() || !p.remote()) {
-        return;
+        return true;
       }
-      prefetchTried = true;
       long bytes = stripe >= 0 ? p.stripes().get(stripe).getLength() : p.info().bytesOnDisk();
       if (!reserve(bytes)) {
-        ctx.events().add(EngineEvents.PREFETCHES_OVER_BUDGET, 1);
-        return;
+        if (!overBudgetCounted) {
+          overBudgetCounted = true;
+          ctx.events().add(EngineEvents.PREFETCHES_OVER_BUDGET, 1);
+        }
+        return false;
       }
+      prefetchTried = true;
       reserved = bytes;
       ctx.events().add(EngineEvents.PREFETCHES, 1);
       ahead = CompletableFuture.supplyAsync(() -> {
@@ -311,7 +321,8 @@ public final class TableScanner implements AutoCloseable {
         } catch (IOException e) {
           throw new java.io.UncheckedIOException(e);
         }
-      }, dev.travertine.io.IoPool.executor());
+      }, dev.travertine.io.IoPool.prefetchExecutor());
+      return true;
     }
 
     @Override
@@ -411,6 +422,12 @@ public final class TableScanner implements AutoCloseable {
     public void close() {}
   }
 
+  /** How many tasks a thread keeps prefetched ahead of the one it reads; 0 when scans do not prefetch. */
+  private int prefetchAhead() {
+    ReadSettings r = request.read();
+    return !r.prefetch() ? 0 : r.prefetchAhead() == 0 ? Integer.MAX_VALUE : r.prefetchAhead();
+  }
+
   // ---------------------------------------------------------------- unordered
 
   private Producer unordered() {
@@ -423,9 +440,12 @@ public final class TableScanner implements AutoCloseable {
     return new ParallelProducer(sources, Math.min(threads, sources.size()));
   }
 
-  private static final class SequentialProducer implements Producer {
+  private final class SequentialProducer implements Producer {
     private final List<Source> sources;
+    private final int ahead = prefetchAhead();
     private int i;
+    /** Sources before this one (and after {@code i}) are being read ahead. */
+    private int prefetched = 1;
 
     SequentialProducer(List<Source> sources) {
       this.sources = sources;
@@ -434,8 +454,10 @@ public final class TableScanner implements AutoCloseable {
     @Override
     public ScanBatch next() throws IOException {
       while (i < sources.size()) {
-        if (i + 1 < sources.size()) {
-          sources.get(i + 1).prefetch(); // the next task is fetched while this one is decoded
+        // The next tasks are fetched while this one is decoded, as far as the budget allows.
+        prefetched = Math.max(prefetched, i + 1);
+        while (prefetched < sources.size() && prefetched - i <= ahead && sources.get(prefetched).prefetch()) {
+          prefetched++;
         }
         ScanBatch b = sources.get(i).next();
         if (b != null) {
@@ -470,6 +492,7 @@ public final class TableScanner implements AutoCloseable {
     private final ConcurrentLinkedQueue<Source> todo;
     private final List<Source> all;
     private final List<Future<?>> workers = new ArrayList<>();
+    private final int ahead = prefetchAhead();
     private final AtomicInteger running;
     private final AtomicBoolean stop = new AtomicBoolean();
     private int ended;
@@ -488,9 +511,11 @@ public final class TableScanner implements AutoCloseable {
       try {
         Source s;
         while (!stop.get() && (s = todo.poll()) != null) {
-          Source next = todo.peek();
-          if (next != null) {
-            next.prefetch();
+          int n = 0;
+          for (Source next : todo) { // the queue's next tasks are fetched while this one is decoded
+            if (n++ >= ahead || !next.prefetch()) {
+              break;
+            }
           }
           try (Source src = s) {
             ScanBatch b;

@@ -61,7 +61,9 @@ public final class Settings {
   public static final Setting USE_PRIMARY_KEY = Setting.bool("use_index_for_pruning", true, SESSION,
       "Prune partitions and granules with min/max statistics");
   public static final Setting REMOTE_READ_PREFETCH = Setting.bool("remote_filesystem_read_prefetch", true, SESSION,
-      "Scans of remote parts open (and read) the next part stripe while the current one is decoded");
+      "Scans of remote parts open (and read) the next part stripes while the current one is decoded");
+  public static final Setting PREFETCHES_LIMIT = Setting.uint("filesystem_prefetches_limit", 200, 0, 1 << 20,
+      SESSION, "Most part stripes one scan keeps prefetched ahead of those it reads (0: only memory limits them)");
   public static final Setting REMOTE_READ_MIN_BYTES_FOR_SEEK = Setting.uint("remote_read_min_bytes_for_seek",
       1 << 20, 0, 1L << 30, SESSION, "Remote reads: byte ranges closer than this are fetched by one request");
   public static final Setting REMOTE_READ_MAX_COALESCED_BYTES = Setting.uint("remote_read_max_coalesced_bytes",
@@ -84,7 +86,7 @@ public final class Settings {
         FINISHED_MUTATIONS_TO_KEEP, STORAGE, MAX_THREADS, MAX_BLOCK_SIZE,
         MAX_INSERT_BLOCK_SIZE, OPTIMIZE_READ_IN_ORDER, USE_PRIMARY_KEY, REMOTE_READ_PREFETCH,
         REMOTE_READ_MIN_BYTES_FOR_SEEK, REMOTE_READ_MAX_COALESCED_BYTES, MAX_READ_BUFFER_SIZE, PREFETCH_MAX_MEMORY,
-        ENABLE_FILESYSTEM_CACHE,
+        PREFETCHES_LIMIT, ENABLE_FILESYSTEM_CACHE,
         MUTATIONS_SYNC)) {
       ALL.put(s.name(), s);
     }
