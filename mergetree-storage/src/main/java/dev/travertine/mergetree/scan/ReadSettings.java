@@ -4,9 +4,9 @@ import dev.travertine.mergetree.settings.SessionSettings;
 import dev.travertine.mergetree.settings.Settings;
 
 /**
- * How a query reads remote parts: whether the next stripes are prefetched, how many of them
- * ({@code prefetchAhead}, 0 for no limit) and how much memory prefetches may hold, and how byte
- * ranges are coalesced into requests.
+ * How a query reads remote parts: whether the next stripes are prefetched, how far ahead the
+ * prefetch window may grow ({@code prefetchAhead}, 0 for no limit; see {@link PrefetchWindow}) and
+ * how much memory prefetches may hold, and how byte ranges are coalesced into requests.
  */
 public record ReadSettings(boolean prefetch, int prefetchAhead, long prefetchMaxBytes, long coalesceDistance,
     int coalesceMaxBytes, int maxRequestBytes, boolean cache) {

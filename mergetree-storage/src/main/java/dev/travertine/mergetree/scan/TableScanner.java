@@ -88,6 +88,7 @@ public final class TableScanner implements AutoCloseable {
     this.snapshot = snapshot;
     this.request = request;
     this.ctx = ctx;
+    this.window = new PrefetchWindow(prefetchLimit());
     this.schema = snapshot.definition().schema();
     Predicate filter = request.filter();
     this.plan = ScanPlan.plan(snapshot, filter, request.usePruning());
@@ -235,6 +236,7 @@ public final class TableScanner implements AutoCloseable {
   private static final long SERVER_PREFETCH_LIMIT = 4L << 30;
   private static final AtomicLong SERVER_PREFETCHED = new AtomicLong();
   private final AtomicLong queryPrefetched = new AtomicLong();
+  private final PrefetchWindow window;
 
   private boolean reserve(long bytes) {
     if (queryPrefetched.addAndGet(bytes) > request.read().prefetchMaxBytes()) {
@@ -333,7 +335,9 @@ public final class TableScanner implements AutoCloseable {
       VectorizedRowBatch batch;
       if (rows == null) {
         if (ahead != null) {
-          ctx.events().add(ahead.isDone() ? EngineEvents.PREFETCHED_READS : EngineEvents.UNPREFETCHED_READS, 1);
+          boolean arrived = ahead.isDone();
+          ctx.events().add(arrived ? EngineEvents.PREFETCHED_READS : EngineEvents.UNPREFETCHED_READS, 1);
+          window.used(arrived);
           Opened o;
           try {
             o = ahead.join();
@@ -422,8 +426,8 @@ public final class TableScanner implements AutoCloseable {
     public void close() {}
   }
 
-  /** How many tasks a thread keeps prefetched ahead of the one it reads; 0 when scans do not prefetch. */
-  private int prefetchAhead() {
+  /** The most tasks a scan keeps prefetched ahead of those it reads; 0 when it does not prefetch. */
+  private int prefetchLimit() {
     ReadSettings r = request.read();
     return !r.prefetch() ? 0 : r.prefetchAhead() == 0 ? Integer.MAX_VALUE : r.prefetchAhead();
   }
@@ -442,7 +446,6 @@ public final class TableScanner implements AutoCloseable {
 
   private final class SequentialProducer implements Producer {
     private final List<Source> sources;
-    private final int ahead = prefetchAhead();
     private int i;
     /** Sources before this one (and after {@code i}) are being read ahead. */
     private int prefetched = 1;
@@ -456,6 +459,7 @@ public final class TableScanner implements AutoCloseable {
       while (i < sources.size()) {
         // The next tasks are fetched while this one is decoded, as far as the budget allows.
         prefetched = Math.max(prefetched, i + 1);
+        int ahead = window.size();
         while (prefetched < sources.size() && prefetched - i <= ahead && sources.get(prefetched).prefetch()) {
           prefetched++;
         }
@@ -492,7 +496,6 @@ public final class TableScanner implements AutoCloseable {
     private final ConcurrentLinkedQueue<Source> todo;
     private final List<Source> all;
     private final List<Future<?>> workers = new ArrayList<>();
-    private final int ahead = prefetchAhead();
     private final AtomicInteger running;
     private final AtomicBoolean stop = new AtomicBoolean();
     private int ended;
@@ -512,6 +515,7 @@ public final class TableScanner implements AutoCloseable {
         Source s;
         while (!stop.get() && (s = todo.poll()) != null) {
           int n = 0;
+          int ahead = window.size();
           for (Source next : todo) { // the queue's next tasks are fetched while this one is decoded
             if (n++ >= ahead || !next.prefetch()) {
               break;
