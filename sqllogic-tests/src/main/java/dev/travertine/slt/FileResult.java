@@ -20,6 +20,25 @@ public record FileResult(String file, int queries, int passed, int failed, int s
   public static final double[] BUCKETS_MS = {0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20, 25, 30, 40, 50,
       70, 100, 150, 200, 300, 500, 1000, Double.POSITIVE_INFINITY};
 
+  /**
+   * The share of queries passed, in percent, with three decimals or as many more (up to eight) as
+   * it takes not to print 100 while some failed: 5,464,394 of 5,464,410 is "99.9997", not "100.000".
+   */
+  public static String passPercent(long passed, long queries) {
+    if (queries == 0 || passed >= queries) {
+      return "100.000";
+    }
+    double pct = 100.0 * passed / queries;
+    String s = null;
+    for (int decimals = 3; decimals <= 8; decimals++) {
+      s = String.format(java.util.Locale.ROOT, "%." + decimals + "f", pct);
+      if (!s.startsWith("100")) {
+        return s;
+      }
+    }
+    return s;
+  }
+
   /** The median query time over several files' histograms (ms). */
   public static double medianMs(java.util.Collection<FileResult> results) {
     long[] sum = new long[BUCKETS_MS.length];

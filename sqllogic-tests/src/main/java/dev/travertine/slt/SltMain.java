@@ -174,9 +174,9 @@ public final class SltMain {
       missed += r.statementErrorsMissed();
       aborted += r.aborted() == null ? 0 : 1;
     }
-    out.printf(Locale.ROOT, "%d files, %,d queries: %,d passed (%.3f %%), %,d failed; %d files stopped by a failing "
+    out.printf(Locale.ROOT, "%d files, %,d queries: %,d passed (%s %%), %,d failed; %d files stopped by a failing "
             + "statement; %,d statements that should have failed did not.%n", res.size(), q, p,
-        q == 0 ? 100.0 : 100.0 * p / q, q - p, aborted, missed);
+        FileResult.passPercent(p, q), q - p, aborted, missed);
     out.printf(Locale.ROOT, "%.1f s wall; median query %.1f ms (prepare + execute + check)%n", secs,
         FileResult.medianMs(res));
   }

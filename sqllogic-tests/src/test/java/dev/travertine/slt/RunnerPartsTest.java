@@ -55,6 +55,16 @@ class RunnerPartsTest {
   }
 
   @Test
+  void passPercentNeverShowsAHundredWhileSomeFailed() {
+    assertEquals("99.9997", FileResult.passPercent(5_464_394, 5_464_410));
+    assertEquals("99.99998", FileResult.passPercent(5_464_409, 5_464_410));
+    assertEquals("99.750", FileResult.passPercent(9_975, 10_000));
+    assertEquals("100.000", FileResult.passPercent(10, 10));
+    assertEquals("100.000", FileResult.passPercent(0, 0));
+    assertEquals("0.000", FileResult.passPercent(0, 7));
+  }
+
+  @Test
   void medianInterpolatesInItsBucket() {
     long[] h = new long[FileResult.BUCKETS_MS.length];
     h[FileResult.bucket(4.5)] = 10; // all in (4, 5]
