@@ -107,27 +107,40 @@ class S3StorageTest extends StorageEndToEndTest {
       org.junit.jupiter.api.Assertions.assertEquals(p1, event(c, "RemoteFSPrefetches"));
       // A memory budget smaller than a part: nothing is prefetched.
       JdbcTestSupport.exec(c, "SET remote_filesystem_read_prefetch = 1");
-      JdbcTestSupport.exec(c, "SET filesystem_prefetch_max_memory_usage = 1000");
+      JdbcTestSupport.exec(c, "SET filesystem_prefetch_max_memory_usage = 1");
       long skipped = event(c, "RemoteFSPrefetchesSkippedForMemory");
       org.junit.jupiter.api.Assertions.assertEquals("300000", JdbcTestSupport.one(c, "SELECT count(v) FROM f"));
       org.junit.jupiter.api.Assertions.assertEquals(5, event(c, "RemoteFSPrefetchesSkippedForMemory") - skipped);
-      // A LIMIT that stops the scan in the first part prefetched one part (the window starts at one), whatever
-      // filesystem_prefetches_limit allows: the table is not fetched ahead for rows nobody reads.
       JdbcTestSupport.exec(c, "SET filesystem_prefetch_max_memory_usage = 1073741824");
-      for (int limit : new int[] {1, 3, 200, 0}) {
-        JdbcTestSupport.exec(c, "SET filesystem_prefetches_limit = " + limit);
+
+      // How far ahead a scan that stops early has fetched: parts of 20,000 strings (about 200 KB each).
+      JdbcTestSupport.exec(c, "CREATE TABLE g (id BIGINT NOT NULL, s VARCHAR) ORDER BY id "
+          + "SETTINGS storage = 's3://tables-bucket/prefetch-window', min_insert_rows_for_direct_part = 1");
+      JdbcTestSupport.exec(c, "SYSTEM STOP MERGES g");
+      for (int p = 0; p < 4; p++) {
+        JdbcTestSupport.exec(c, "INSERT INTO g SELECT number + " + (p * 20000) + ", 'k' || CAST(MOD((number + "
+            + (p * 20000) + ") * 2654435761, 1000000007) AS VARCHAR) FROM TABLE(numbers(20000))");
+      }
+      String first = "SELECT s FROM g LIMIT 1";
+      String firstRow = JdbcTestSupport.one(c, "SELECT s FROM g WHERE id = 0");
+      // {max_read_buffer_size, filesystem_prefetches_limit, parts prefetched}: the window starts with
+      // one full request's worth of small parts, one part when a part is larger than that, and never
+      // more than the limit.
+      for (long[] t : new long[][] {{8 << 20, 200, 3}, {65536, 200, 1}, {8 << 20, 2, 2}, {8 << 20, 0, 3}}) {
+        JdbcTestSupport.exec(c, "SET max_read_buffer_size = " + t[0]);
+        JdbcTestSupport.exec(c, "SET filesystem_prefetches_limit = " + t[1]);
         long before = event(c, "RemoteFSPrefetches");
         long unused = event(c, "RemoteFSUnusedPrefetchedBytes");
-        org.junit.jupiter.api.Assertions.assertEquals("0", JdbcTestSupport.one(c, "SELECT v FROM f LIMIT 1"));
-        org.junit.jupiter.api.Assertions.assertEquals(1, event(c, "RemoteFSPrefetches") - before,
-            "filesystem_prefetches_limit = " + limit);
-        org.junit.jupiter.api.Assertions.assertTrue(event(c, "RemoteFSUnusedPrefetchedBytes") > unused);
+        org.junit.jupiter.api.Assertions.assertEquals(firstRow, JdbcTestSupport.one(c, first));
+        String what = "max_read_buffer_size = " + t[0] + ", filesystem_prefetches_limit = " + t[1];
+        org.junit.jupiter.api.Assertions.assertEquals(t[2], event(c, "RemoteFSPrefetches") - before, what);
+        org.junit.jupiter.api.Assertions.assertTrue(event(c, "RemoteFSUnusedPrefetchedBytes") > unused, what);
       }
-      // Each part of a whole scan is prefetched once, however far the window grew.
+      // A whole scan prefetches each part once, however far its window grew.
+      JdbcTestSupport.exec(c, "SET max_read_buffer_size = 65536");
       long before = event(c, "RemoteFSPrefetches");
-      org.junit.jupiter.api.Assertions.assertEquals("300000, 1350000", JdbcTestSupport.one(c,
-          "SELECT count(v), sum(v) FROM f"));
-      org.junit.jupiter.api.Assertions.assertEquals(5, event(c, "RemoteFSPrefetches") - before);
+      org.junit.jupiter.api.Assertions.assertEquals("80000", JdbcTestSupport.one(c, "SELECT count(s) FROM g"));
+      org.junit.jupiter.api.Assertions.assertEquals(3, event(c, "RemoteFSPrefetches") - before);
     }
   }
 

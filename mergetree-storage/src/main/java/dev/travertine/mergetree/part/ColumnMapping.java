@@ -70,6 +70,11 @@ public final class ColumnMapping {
     return file[c] < 0;
   }
 
+  /** The file's column (top-level field index) holding table column {@code c}, or -1 when it lacks it. */
+  public int fileColumn(int c) {
+    return file[c];
+  }
+
   /** The value a missing column reads as (storage representation; null = NULL). */
   public Object defaultValue(int c) {
     return defaults[c];

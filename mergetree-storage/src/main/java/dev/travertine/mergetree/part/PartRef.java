@@ -38,6 +38,7 @@ public final class PartRef {
     volatile List<StripeInformation> stripes;
     volatile org.apache.orc.impl.OrcTail tail; // parsed once; readers only read it, so they share it
     volatile ColumnMapping mapping;
+    volatile long[] columnBytes;
 
     SharedFile(GranuleIndex index) {
       this.index = index;
@@ -128,7 +129,8 @@ public final class PartRef {
   /** Reads what the footer tells once: granule index, stripes, schema. */
   private void loadFooter() {
     synchronized (file) {
-      if (file.index != null && file.stripes != null && file.fileSchema != null && file.tail != null) {
+      if (file.index != null && file.stripes != null && file.fileSchema != null && file.tail != null
+          && file.columnBytes != null) {
         return;
       }
       try (Reader r = OrcSupport.openReader(fs, info.path(), info.bytesOnDisk())) {
@@ -145,6 +147,7 @@ public final class PartRef {
           file.index = GranuleIndex.deserialize(data);
         }
         file.stripes = List.copyOf(r.getStripes());
+        file.columnBytes = columnBytes(r);
         if (file.fileSchema == null) {
           file.fileSchema = r.getSchema();
         }
@@ -152,6 +155,46 @@ public final class PartRef {
         throw new UncheckedIOException("Cannot read part " + info.name() + ": " + e.getMessage(), e);
       }
     }
+  }
+
+  /** Bytes on disk of each top-level column of the file, from the footer's statistics (zeros if it has none). */
+  private static long[] columnBytes(Reader r) {
+    List<TypeDescription> fields = r.getSchema().getChildren();
+    org.apache.orc.ColumnStatistics[] stats = r.getStatistics();
+    long[] out = new long[fields.size()];
+    for (int f = 0; f < out.length; f++) {
+      for (int id = fields.get(f).getId(); id <= fields.get(f).getMaximumId() && id < stats.length; id++) {
+        out[f] += stats[id].getBytesOnDisk();
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The bytes reading the {@code include}d table columns (ORC's convention: column c at c + 1)
+   * fetches from the part, or from one stripe when {@code stripe} ≥ 0: the stripe's length times
+   * those columns' share of the file's column bytes in the footer; the whole length when the
+   * footer records none.
+   */
+  public long bytesToRead(TableSchema schema, boolean[] include, int stripe) {
+    long length = stripe >= 0 ? stripes().get(stripe).getLength() : info.bytesOnDisk();
+    long[] bytes = file.columnBytes;
+    if (bytes == null) {
+      loadFooter();
+      bytes = file.columnBytes;
+    }
+    ColumnMapping m = mapping(schema);
+    long all = 0;
+    long read = 0;
+    for (long b : bytes) {
+      all += b;
+    }
+    for (int c = 0; c < schema.size(); c++) {
+      if (include[c + 1] && m.fileColumn(c) >= 0) {
+        read += bytes[m.fileColumn(c)];
+      }
+    }
+    return all <= 0 ? length : (long) (length * ((double) read / all));
   }
 
   /** How this part's columns map to {@code schema} (cached for the last schema asked). */

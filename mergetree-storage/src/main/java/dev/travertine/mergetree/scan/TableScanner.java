@@ -37,9 +37,11 @@ import org.apache.orc.StripeInformation;
 /**
  * Executes a scan over a snapshot: reads the planned parts' ORC files (only the requested
  * columns, skipping granules through a SearchArgument), applies the part's pending mutations (if
- * the snapshot has any), filters each batch into a selection vector, and hands out {@link ScanBatch}es. Unordered scans run tasks (part stripes and the
- * insert buffer) on up to {@code maxThreads} threads; ordered scans merge the sorted parts on the
- * sort key. Not thread-safe for the consumer; close it when done.
+ * the snapshot has any), filters each batch into a selection vector, and hands out {@link
+ * ScanBatch}es. Unordered scans run tasks (part stripes and the insert buffer) on up to {@code
+ * maxThreads} threads, prefetching the next tasks of remote parts within a {@link
+ * PrefetchWindow}; ordered scans merge the sorted parts on the sort key. Not thread-safe for the
+ * consumer; close it when done.
  */
 public final class TableScanner implements AutoCloseable {
   private final TableSnapshot snapshot;
@@ -69,6 +71,11 @@ public final class TableScanner implements AutoCloseable {
       return true;
     }
 
+    /** The bytes a prefetch of this task fetches (0 when it is not fetched ahead). */
+    default long readBytes() {
+      return 0;
+    }
+
     @Override
     void close() throws IOException;
   }
@@ -88,7 +95,8 @@ public final class TableScanner implements AutoCloseable {
     this.snapshot = snapshot;
     this.request = request;
     this.ctx = ctx;
-    this.window = new PrefetchWindow(prefetchLimit());
+    this.window = new PrefetchWindow(prefetchLimit(), Math.max(1, request.maxThreads()),
+        request.read().maxRequestBytes());
     this.schema = snapshot.definition().schema();
     Predicate filter = request.filter();
     this.plan = ScanPlan.plan(snapshot, filter, request.usePruning());
@@ -267,9 +275,11 @@ public final class TableScanner implements AutoCloseable {
     private PartReader rows;
     private VectorizedRowBatch pending;
     private CompletableFuture<Opened> ahead;
+    private long aheadSince;
     private long reserved;
     private boolean prefetchTried;
     private boolean overBudgetCounted;
+    private long readBytes = -1;
     private boolean done;
 
     PartSource(ScanPlan.PartTask task, int stripe) {
@@ -304,7 +314,7 @@ public final class TableScanner implements AutoCloseable {
       if (prefetchTried || rows != null || done || !request.read().prefetch() || !p.remote()) {
         return true;
       }
-      long bytes = stripe >= 0 ? p.stripes().get(stripe).getLength() : p.info().bytesOnDisk();
+      long bytes = Math.max(1, readBytes());
       if (!reserve(bytes)) {
         if (!overBudgetCounted) {
           overBudgetCounted = true;
@@ -315,6 +325,7 @@ public final class TableScanner implements AutoCloseable {
       prefetchTried = true;
       reserved = bytes;
       ctx.events().add(EngineEvents.PREFETCHES, 1);
+      aheadSince = System.nanoTime();
       ahead = CompletableFuture.supplyAsync(() -> {
         try {
           PartReader r = openReader();
@@ -327,6 +338,15 @@ public final class TableScanner implements AutoCloseable {
       return true;
     }
 
+    /** The included columns' share of the stripe (or part), for remote parts; 0 for local ones. */
+    @Override
+    public synchronized long readBytes() {
+      if (readBytes < 0) {
+        readBytes = task.part().remote() ? task.part().bytesToRead(schema, include, stripe) : 0;
+      }
+      return readBytes;
+    }
+
     @Override
     public synchronized ScanBatch next() throws IOException {
       if (done) {
@@ -337,7 +357,6 @@ public final class TableScanner implements AutoCloseable {
         if (ahead != null) {
           boolean arrived = ahead.isDone();
           ctx.events().add(arrived ? EngineEvents.PREFETCHED_READS : EngineEvents.UNPREFETCHED_READS, 1);
-          window.used(arrived);
           Opened o;
           try {
             o = ahead.join();
@@ -346,6 +365,7 @@ public final class TableScanner implements AutoCloseable {
           } finally {
             ahead = null;
           }
+          window.used(arrived, System.nanoTime() - aheadSince);
           rows = o.rows();
           pending = o.first();
           if (pending == null) {
@@ -449,6 +469,10 @@ public final class TableScanner implements AutoCloseable {
     private int i;
     /** Sources before this one (and after {@code i}) are being read ahead. */
     private int prefetched = 1;
+    /** When source {@code i}'s first batch arrived (nanoTime), or -1. */
+    private long started = -1;
+    /** The bytes of sources {@code i + 1 .. prefetched - 1}. */
+    private long bytesAhead;
 
     SequentialProducer(List<Source> sources) {
       this.sources = sources;
@@ -459,16 +483,27 @@ public final class TableScanner implements AutoCloseable {
       while (i < sources.size()) {
         // The next tasks are fetched while this one is decoded, as far as the budget allows.
         prefetched = Math.max(prefetched, i + 1);
-        int ahead = window.size();
-        while (prefetched < sources.size() && prefetched - i <= ahead && sources.get(prefetched).prefetch()) {
+        while (prefetched < sources.size() && window.wantsMore(prefetched - i - 1, bytesAhead)
+            && sources.get(prefetched).prefetch()) {
+          bytesAhead += sources.get(prefetched).readBytes();
           prefetched++;
         }
         ScanBatch b = sources.get(i).next();
         if (b != null) {
+          if (started < 0) {
+            started = System.nanoTime();
+          }
           return b;
+        }
+        if (started >= 0) {
+          window.consumed(System.nanoTime() - started);
+          started = -1;
         }
         sources.get(i).close(); // release its buffers before the next prefetch
         i++;
+        if (i < prefetched) {
+          bytesAhead -= sources.get(i).readBytes(); // now being read, no longer ahead
+        }
       }
       return null;
     }
@@ -515,18 +550,27 @@ public final class TableScanner implements AutoCloseable {
         Source s;
         while (!stop.get() && (s = todo.poll()) != null) {
           int n = 0;
-          int ahead = window.size();
+          long bytes = 0;
           for (Source next : todo) { // the queue's next tasks are fetched while this one is decoded
-            if (n++ >= ahead || !next.prefetch()) {
+            if (!window.wantsMore(n, bytes) || !next.prefetch()) {
               break;
             }
+            n++;
+            bytes += next.readBytes();
           }
           try (Source src = s) {
             ScanBatch b;
+            long started = -1;
             while (!stop.get() && (b = src.next()) != null) {
+              if (started < 0) {
+                started = System.nanoTime();
+              }
               if (b.size() > 0) {
                 put(b);
               }
+            }
+            if (started >= 0 && !stop.get()) {
+              window.consumed(System.nanoTime() - started);
             }
           }
         }

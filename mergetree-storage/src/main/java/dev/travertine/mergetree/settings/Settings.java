@@ -63,7 +63,7 @@ public final class Settings {
   public static final Setting REMOTE_READ_PREFETCH = Setting.bool("remote_filesystem_read_prefetch", true, SESSION,
       "Scans of remote parts open (and read) the next part stripes while the current one is decoded");
   public static final Setting PREFETCHES_LIMIT = Setting.uint("filesystem_prefetches_limit", 200, 0, 1 << 20,
-      SESSION, "How far a scan's prefetch window (one stripe, doubled when the scan waits) may grow (0: to memory)");
+      SESSION, "Most part stripes a scan's prefetch window holds (it grows when the scan waits; 0: only memory)");
   public static final Setting REMOTE_READ_MIN_BYTES_FOR_SEEK = Setting.uint("remote_read_min_bytes_for_seek",
       1 << 20, 0, 1L << 30, SESSION, "Remote reads: byte ranges closer than this are fetched by one request");
   public static final Setting REMOTE_READ_MAX_COALESCED_BYTES = Setting.uint("remote_read_max_coalesced_bytes",
