@@ -230,7 +230,7 @@ public final class OrcFilesTable extends AbstractTable implements ScannableTable
         } catch (IOException e) {
           throw new UncheckedIOException("Cannot read " + f.path() + ": " + e.getMessage(), e);
         }
-      }, IoPool.executor());
+      }, IoPool.prefetchExecutor()); // opening reads the first stripe: it waits for reads on IoPool.executor()
     }
 
     @Override public Object[] current() {

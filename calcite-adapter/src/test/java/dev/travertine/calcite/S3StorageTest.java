@@ -107,7 +107,7 @@ class S3StorageTest extends StorageEndToEndTest {
       org.junit.jupiter.api.Assertions.assertEquals(p1, event(c, "RemoteFSPrefetches"));
       // A memory budget smaller than a part: nothing is prefetched.
       JdbcTestSupport.exec(c, "SET remote_filesystem_read_prefetch = 1");
-      JdbcTestSupport.exec(c, "SET filesystem_prefetch_max_memory_usage = 1");
+      JdbcTestSupport.exec(c, "SET filesystem_prefetch_max_memory_usage = 1000");
       long skipped = event(c, "RemoteFSPrefetchesSkippedForMemory");
       org.junit.jupiter.api.Assertions.assertEquals("300000", JdbcTestSupport.one(c, "SELECT count(v) FROM f"));
       org.junit.jupiter.api.Assertions.assertEquals(5, event(c, "RemoteFSPrefetchesSkippedForMemory") - skipped);
@@ -126,7 +126,7 @@ class S3StorageTest extends StorageEndToEndTest {
       // {max_read_buffer_size, filesystem_prefetches_limit, parts prefetched}: the window starts with
       // one full request's worth of small parts, one part when a part is larger than that, and never
       // more than the limit.
-      for (long[] t : new long[][] {{8 << 20, 200, 3}, {65536, 200, 1}, {8 << 20, 2, 2}, {8 << 20, 0, 3}}) {
+      for (long[] t : new long[][] {{8 << 20, 200, 3}, {4096, 200, 1}, {8 << 20, 2, 2}, {8 << 20, 0, 3}}) {
         JdbcTestSupport.exec(c, "SET max_read_buffer_size = " + t[0]);
         JdbcTestSupport.exec(c, "SET filesystem_prefetches_limit = " + t[1]);
         long before = event(c, "RemoteFSPrefetches");
@@ -137,10 +137,23 @@ class S3StorageTest extends StorageEndToEndTest {
         org.junit.jupiter.api.Assertions.assertTrue(event(c, "RemoteFSUnusedPrefetchedBytes") > unused, what);
       }
       // A whole scan prefetches each part once, however far its window grew.
-      JdbcTestSupport.exec(c, "SET max_read_buffer_size = 65536");
+      JdbcTestSupport.exec(c, "SET max_read_buffer_size = 4096");
       long before = event(c, "RemoteFSPrefetches");
       org.junit.jupiter.api.Assertions.assertEquals("80000", JdbcTestSupport.one(c, "SELECT count(s) FROM g"));
       org.junit.jupiter.api.Assertions.assertEquals(3, event(c, "RemoteFSPrefetches") - before);
+      // Parts on local disk are not prefetched, with one thread or two.
+      JdbcTestSupport.exec(c, "CREATE TABLE l (id BIGINT NOT NULL) ORDER BY id SETTINGS storage = 'file:" + dir.resolve("l")
+          + "', min_insert_rows_for_direct_part = 1");
+      JdbcTestSupport.exec(c, "SYSTEM STOP MERGES l");
+      for (int p = 0; p < 3; p++) {
+        JdbcTestSupport.exec(c, "INSERT INTO l SELECT number FROM TABLE(numbers(1000))");
+      }
+      for (int threads : new int[] {1, 2}) {
+        JdbcTestSupport.exec(c, "SET max_threads = " + threads);
+        before = event(c, "RemoteFSPrefetches");
+        org.junit.jupiter.api.Assertions.assertEquals("1498500", JdbcTestSupport.one(c, "SELECT sum(id) FROM l"));
+        org.junit.jupiter.api.Assertions.assertEquals(before, event(c, "RemoteFSPrefetches"));
+      }
     }
   }
 

@@ -174,14 +174,13 @@ public final class PartRef {
    * The bytes reading the {@code include}d table columns (ORC's convention: column c at c + 1)
    * fetches from the part, or from one stripe when {@code stripe} ≥ 0: the stripe's length times
    * those columns' share of the file's column bytes in the footer; the whole length when the
-   * footer records none.
+   * footer records none or has not been read yet (this makes no request).
    */
   public long bytesToRead(TableSchema schema, boolean[] include, int stripe) {
     long length = stripe >= 0 ? stripes().get(stripe).getLength() : info.bytesOnDisk();
     long[] bytes = file.columnBytes;
     if (bytes == null) {
-      loadFooter();
-      bytes = file.columnBytes;
+      return length;
     }
     ColumnMapping m = mapping(schema);
     long all = 0;
@@ -190,7 +189,7 @@ public final class PartRef {
       all += b;
     }
     for (int c = 0; c < schema.size(); c++) {
-      if (include[c + 1] && m.fileColumn(c) >= 0) {
+      if (include[c + 1] && m.fileColumn(c) >= 0 && m.fileColumn(c) < bytes.length) {
         read += bytes[m.fileColumn(c)];
       }
     }

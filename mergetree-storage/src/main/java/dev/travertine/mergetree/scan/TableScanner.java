@@ -95,11 +95,11 @@ public final class TableScanner implements AutoCloseable {
     this.snapshot = snapshot;
     this.request = request;
     this.ctx = ctx;
-    this.window = new PrefetchWindow(prefetchLimit(), Math.max(1, request.maxThreads()),
-        request.read().maxRequestBytes());
     this.schema = snapshot.definition().schema();
     Predicate filter = request.filter();
     this.plan = ScanPlan.plan(snapshot, filter, request.usePruning());
+    this.window = new PrefetchWindow(prefetchLimit(), Math.max(1, request.maxThreads()),
+        request.read().maxRequestBytes());
     BitSet cols = new BitSet();
     for (int c : request.columns()) {
       cols.set(c);
@@ -264,6 +264,14 @@ public final class TableScanner implements AutoCloseable {
     SERVER_PREFETCHED.addAndGet(-bytes);
   }
 
+  /**
+   * What a prefetched task holds at least, whatever its columns' share of the part: the stripe's
+   * footer and row index, the reader's buffers and its first decoded batch. Counted against the
+   * memory budget and the window's bytes, so tasks of (almost) no column bytes cannot make a scan
+   * prefetch without bound.
+   */
+  private static final long MIN_PREFETCH_BYTES = 256 << 10;
+
   /** A part stripe opened (and its first batch read) ahead of use on the IO pool. */
   private record Opened(PartReader rows, VectorizedRowBatch first) {}
 
@@ -275,7 +283,7 @@ public final class TableScanner implements AutoCloseable {
     private PartReader rows;
     private VectorizedRowBatch pending;
     private CompletableFuture<Opened> ahead;
-    private long aheadSince;
+    private volatile long aheadSince;
     private long reserved;
     private boolean prefetchTried;
     private boolean overBudgetCounted;
@@ -314,7 +322,7 @@ public final class TableScanner implements AutoCloseable {
       if (prefetchTried || rows != null || done || !request.read().prefetch() || !p.remote()) {
         return true;
       }
-      long bytes = Math.max(1, readBytes());
+      long bytes = readBytes();
       if (!reserve(bytes)) {
         if (!overBudgetCounted) {
           overBudgetCounted = true;
@@ -325,8 +333,8 @@ public final class TableScanner implements AutoCloseable {
       prefetchTried = true;
       reserved = bytes;
       ctx.events().add(EngineEvents.PREFETCHES, 1);
-      aheadSince = System.nanoTime();
       ahead = CompletableFuture.supplyAsync(() -> {
+        aheadSince = System.nanoTime(); // the fetch, not the wait for a thread of the pool
         try {
           PartReader r = openReader();
           VectorizedRowBatch b = newReadBatch(task.part().info().rows());
@@ -338,11 +346,15 @@ public final class TableScanner implements AutoCloseable {
       return true;
     }
 
-    /** The included columns' share of the stripe (or part), for remote parts; 0 for local ones. */
+    /**
+     * The included columns' share of the stripe (or part), and at least {@link #MIN_PREFETCH_BYTES},
+     * for remote parts; 0 for local ones.
+     */
     @Override
     public synchronized long readBytes() {
       if (readBytes < 0) {
-        readBytes = task.part().remote() ? task.part().bytesToRead(schema, include, stripe) : 0;
+        readBytes = !task.part().remote() ? 0
+            : Math.max(MIN_PREFETCH_BYTES, task.part().bytesToRead(schema, include, stripe));
       }
       return readBytes;
     }
@@ -446,10 +458,16 @@ public final class TableScanner implements AutoCloseable {
     public void close() {}
   }
 
-  /** The most tasks a scan keeps prefetched ahead of those it reads; 0 when it does not prefetch. */
+  /**
+   * The most tasks a scan keeps prefetched ahead of those it reads; 0 when it does not prefetch
+   * (prefetching is off, or no part it reads is remote).
+   */
   private int prefetchLimit() {
     ReadSettings r = request.read();
-    return !r.prefetch() ? 0 : r.prefetchAhead() == 0 ? Integer.MAX_VALUE : r.prefetchAhead();
+    if (!r.prefetch() || plan.tasks().stream().noneMatch(t -> t.part().remote())) {
+      return 0;
+    }
+    return r.prefetchAhead() == 0 ? Integer.MAX_VALUE : r.prefetchAhead();
   }
 
   // ---------------------------------------------------------------- unordered
@@ -510,17 +528,7 @@ public final class TableScanner implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-      IOException first = null;
-      for (Source s : sources) {
-        try {
-          s.close();
-        } catch (IOException e) {
-          first = first == null ? e : first;
-        }
-      }
-      if (first != null) {
-        throw first;
-      }
+      closeAll(sources);
     }
   }
 
@@ -552,7 +560,7 @@ public final class TableScanner implements AutoCloseable {
           int n = 0;
           long bytes = 0;
           for (Source next : todo) { // the queue's next tasks are fetched while this one is decoded
-            if (!window.wantsMore(n, bytes) || !next.prefetch()) {
+            if (stop.get() || !window.wantsMore(n, bytes) || !next.prefetch()) {
               break;
             }
             n++;
@@ -643,9 +651,7 @@ public final class TableScanner implements AutoCloseable {
           // Worker failures were reported through the queue.
         }
       }
-      for (Source s : all) {
-        s.close();
-      }
+      closeAll(all);
     }
   }
 
@@ -788,9 +794,22 @@ public final class TableScanner implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-      for (Source s : sources) {
+      closeAll(sources);
+    }
+  }
+
+  /** Closes every source, so each gives its prefetch budget back, and throws the first failure. */
+  private static void closeAll(List<Source> sources) throws IOException {
+    IOException first = null;
+    for (Source s : sources) {
+      try {
         s.close();
+      } catch (IOException e) {
+        first = first == null ? e : first;
       }
+    }
+    if (first != null) {
+      throw first;
     }
   }
 }
