@@ -283,8 +283,7 @@ public final class S3FileIO implements FileIO {
 
   /** A ranged GET that must return all {@code length} bytes; short bodies are retried. */
   private CompletableFuture<byte[]> readExact(String key, long position, int length, int retries) {
-    return readRange(key, position, length).thenCompose(bytes -> {
-      byte[] data = bytes.asByteArrayUnsafe();
+    return readRange(key, position, length).thenCompose(data -> {
       if (data.length == length) {
         return CompletableFuture.completedFuture(data);
       }
@@ -297,13 +296,79 @@ public final class S3FileIO implements FileIO {
     });
   }
 
-  /** One ranged GET (asynchronous): the unit of remote reading. */
-  public CompletableFuture<ResponseBytes<GetObjectResponse>> readRange(String key, long position, int length) {
+  /** One ranged GET (asynchronous): the unit of remote reading. The body, which may be short (a dropped connection). */
+  public CompletableFuture<byte[]> readRange(String key, long position, int length) {
     LOG.debug("GET s3://{}/{} bytes {}-{}", bucket, key, position, position + length - 1);
     IoStats.READ_REQUESTS.increment();
     IoStats.READ_BYTES.add(length);
     return client.getObject(r -> r.bucket(bucket).key(key).range("bytes=" + position + "-" + (position + length - 1)),
-        AsyncResponseTransformer.toBytes());
+        new IntoArray(length));
+  }
+
+  /**
+   * Collects a ranged GET's body straight into an array of the range's length: the SDK's {@code
+   * toBytes()} grows a buffer as the body arrives, copying it again at each step. A body longer
+   * than the range fails; a shorter one comes back shorter (the caller asks again).
+   */
+  private static final class IntoArray implements AsyncResponseTransformer<GetObjectResponse, byte[]> {
+    private final int length;
+    private volatile CompletableFuture<byte[]> result;
+
+    IntoArray(int length) {
+      this.length = length;
+    }
+
+    @Override
+    public CompletableFuture<byte[]> prepare() { // once per attempt
+      result = new CompletableFuture<>();
+      return result;
+    }
+
+    @Override
+    public void onResponse(GetObjectResponse response) {}
+
+    @Override
+    public void onStream(software.amazon.awssdk.core.async.SdkPublisher<java.nio.ByteBuffer> publisher) {
+      CompletableFuture<byte[]> out = result;
+      publisher.subscribe(new org.reactivestreams.Subscriber<java.nio.ByteBuffer>() {
+        private final byte[] data = new byte[length];
+        private int n;
+        private org.reactivestreams.Subscription subscription;
+
+        @Override
+        public void onSubscribe(org.reactivestreams.Subscription s) {
+          subscription = s;
+          s.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(java.nio.ByteBuffer b) {
+          int r = b.remaining();
+          if (r > length - n) {
+            subscription.cancel();
+            out.completeExceptionally(new IOException("Body longer than the " + length + " bytes asked"));
+            return;
+          }
+          b.get(data, n, r);
+          n += r;
+        }
+
+        @Override
+        public void onError(Throwable t) {
+          out.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+          out.complete(n == length ? data : java.util.Arrays.copyOf(data, n));
+        }
+      });
+    }
+
+    @Override
+    public void exceptionOccurred(Throwable error) {
+      result.completeExceptionally(error);
+    }
   }
 
   @Override
