@@ -284,6 +284,8 @@ public final class TableScanner implements AutoCloseable {
     private VectorizedRowBatch pending;
     private CompletableFuture<Opened> ahead;
     private volatile long aheadSince;
+    /** When the first batch went to the scan (nanoTime), or -1: how long the scan spends on this task. */
+    private long started = -1;
     private long reserved;
     private boolean prefetchTried;
     private boolean overBudgetCounted;
@@ -400,9 +402,15 @@ public final class TableScanner implements AutoCloseable {
         batch = newReadBatch(task.part().info().rows());
         if (!rows.next(batch)) {
           done = true;
+          if (started >= 0) {
+            window.consumed(System.nanoTime() - started);
+          }
           close();
           return null;
         }
+      }
+      if (started < 0) {
+        started = System.nanoTime();
       }
       rowsRead.addAndGet(batch.size);
       return filtered(batch.cols, batch.size, mutations);
@@ -487,8 +495,6 @@ public final class TableScanner implements AutoCloseable {
     private int i;
     /** Sources before this one (and after {@code i}) are being read ahead. */
     private int prefetched = 1;
-    /** When source {@code i}'s first batch arrived (nanoTime), or -1. */
-    private long started = -1;
     /** The bytes of sources {@code i + 1 .. prefetched - 1}. */
     private long bytesAhead;
 
@@ -508,14 +514,7 @@ public final class TableScanner implements AutoCloseable {
         }
         ScanBatch b = sources.get(i).next();
         if (b != null) {
-          if (started < 0) {
-            started = System.nanoTime();
-          }
           return b;
-        }
-        if (started >= 0) {
-          window.consumed(System.nanoTime() - started);
-          started = -1;
         }
         sources.get(i).close(); // release its buffers before the next prefetch
         i++;
@@ -568,17 +567,10 @@ public final class TableScanner implements AutoCloseable {
           }
           try (Source src = s) {
             ScanBatch b;
-            long started = -1;
             while (!stop.get() && (b = src.next()) != null) {
-              if (started < 0) {
-                started = System.nanoTime();
-              }
               if (b.size() > 0) {
                 put(b);
               }
-            }
-            if (started >= 0 && !stop.get()) {
-              window.consumed(System.nanoTime() - started);
             }
           }
         }
