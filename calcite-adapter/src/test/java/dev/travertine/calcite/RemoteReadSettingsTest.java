@@ -39,6 +39,9 @@ class RemoteReadSettingsTest {
       assertEquals("1, 1, false", setting(b, "remote_filesystem_read_prefetch"), "other sessions unchanged");
       SQLException e = assertThrows(SQLException.class, () -> exec(a, "SET remote_read_max_coalesced_bytes = 10"));
       assertTrue(e.getMessage().contains("must be between 4096"), e.getMessage());
+      e = assertThrows(SQLException.class, () -> exec(a, "SET filesystem_prefetches_limit = -1"));
+      assertTrue(e.getMessage().contains("filesystem_prefetches_limit"), e.getMessage());
+      assertEquals("200, 200, false", setting(a, "filesystem_prefetches_limit"), "unchanged by the bad value");
       e = assertThrows(SQLException.class, () -> exec(a, "CREATE TABLE t (a INTEGER) SETTINGS storage = 'ftp://x'"));
       assertTrue(e.getMessage().contains("expected s3://bucket/prefix"), e.getMessage());
     }
