@@ -1,7 +1,6 @@
 package dev.travertine.calcite;
 
 import dev.travertine.mergetree.TableSnapshot;
-import dev.travertine.mergetree.scan.Aggregation;
 import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.scan.ScanPlan;
 import dev.travertine.mergetree.schema.TableSchema;
@@ -36,17 +35,12 @@ public final class LogicalTravertineScan extends TableScan {
   final @Nullable Predicate filter;
   final long limit;
   final boolean ordered;
-  /** Absorbed aggregate (null = none): GROUP BY table columns, aggregates, and the output row type. */
-  final @Nullable Agg agg;
+  /** Selected/total parts and granules, computed once. */
   private @Nullable long[] analysis;
 
-  /** An absorbed aggregate. */
-  record Agg(int[] groupBy, List<Aggregation.Spec> specs, RelDataType rowType, List<String> describe) {} // selected/total parts and granules, computed once
-
   LogicalTravertineScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, TravertineTable travertineTable,
-      int[] projection, @Nullable Predicate filter, long limit, boolean ordered, @Nullable Agg agg) {
+      int[] projection, @Nullable Predicate filter, long limit, boolean ordered) {
     super(cluster, traits, List.of(), table);
-    this.agg = agg;
     this.travertineTable = travertineTable;
     this.projection = projection;
     this.filter = filter;
@@ -61,27 +55,27 @@ public final class LogicalTravertineScan extends TableScan {
       all[i] = i;
     }
     RelTraitSet traits = cluster.traitSetOf(org.apache.calcite.plan.Convention.NONE);
-    return new LogicalTravertineScan(cluster, traits, table, t, all, null, -1, false, null);
+    return new LogicalTravertineScan(cluster, traits, table, t, all, null, -1, false);
   }
 
   LogicalTravertineScan withProjection(int[] p) {
     RelTraitSet traits = getTraitSet().replace(RelCollations.EMPTY);
-    return new LogicalTravertineScan(getCluster(), traits, table, travertineTable, p, filter, limit, ordered, agg);
+    return new LogicalTravertineScan(getCluster(), traits, table, travertineTable, p, filter, limit, ordered);
   }
 
   LogicalTravertineScan withFilter(Predicate f) {
     return new LogicalTravertineScan(getCluster(), getTraitSet(), table, travertineTable, projection, f, limit,
-        ordered, agg);
+        ordered);
   }
 
   LogicalTravertineScan withLimit(long l) {
     return new LogicalTravertineScan(getCluster(), getTraitSet(), table, travertineTable, projection, filter, l,
-        ordered, agg);
+        ordered);
   }
 
   LogicalTravertineScan withOrder(RelCollation collation, long l) {
     RelTraitSet traits = getTraitSet().replaceIf(RelCollationTraitDef.INSTANCE, () -> collation);
-    return new LogicalTravertineScan(getCluster(), traits, table, travertineTable, projection, filter, l, true, agg);
+    return new LogicalTravertineScan(getCluster(), traits, table, travertineTable, projection, filter, l, true);
   }
 
   /** A new projection never keeps a read-in-order collation (field indexes would change). */
@@ -91,19 +85,10 @@ public final class LogicalTravertineScan extends TableScan {
 
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
     return new LogicalTravertineScan(getCluster(), traitSet, table, travertineTable, projection, filter, limit,
-        ordered, agg);
-  }
-
-  LogicalTravertineScan withAggregate(Agg a) {
-    RelTraitSet traits = getTraitSet().replace(RelCollations.EMPTY);
-    return new LogicalTravertineScan(getCluster(), traits, table, travertineTable, projection, filter, limit, ordered,
-        a);
+        ordered);
   }
 
   @Override public RelDataType deriveRowType() {
-    if (agg != null) {
-      return agg.rowType();
-    }
     RelDataType full = table.getRowType();
     RelDataTypeFactory.Builder b = getCluster().getTypeFactory().builder();
     List<RelDataTypeField> fields = full.getFieldList();
@@ -114,11 +99,7 @@ public final class LogicalTravertineScan extends TableScan {
   }
 
   ScanSpec spec() {
-    if (agg == null) {
-      return new ScanSpec(travertineTable.name(), projection, filter, limit, ordered, null, null, null);
-    }
-    List<String> types = agg.rowType().getFieldList().stream().map(f -> f.getType().getSqlTypeName().name()).toList();
-    return new ScanSpec(travertineTable.name(), projection, filter, limit, ordered, agg.groupBy(), agg.specs(), types);
+    return new ScanSpec(travertineTable.name(), projection, filter, limit, ordered);
   }
 
   /** {selectedParts, totalParts, selectedGranules, totalGranules} for the current data. */
@@ -141,9 +122,6 @@ public final class LogicalTravertineScan extends TableScan {
     }
     if (limit >= 0) {
       rows = Math.min(rows, limit);
-    }
-    if (agg != null) {
-      rows = agg.groupBy().length == 0 ? 1 : Math.max(1, rows / 10);
     }
     return rows;
   }
@@ -168,7 +146,6 @@ public final class LogicalTravertineScan extends TableScan {
     pw.itemIf("project", names, projection.length != schema.size() || !isIdentity());
     pw.itemIf("order", travertineTable.definition().orderBy(), ordered);
     pw.itemIf("limit", limit, limit >= 0);
-    pw.itemIf("aggregate", agg == null ? "" : agg.describe(), agg != null);
     long[] a = analysis();
     pw.item("parts", a[0] + "/" + a[1]);
     pw.item("granules", a[2] + "/" + a[3]);
@@ -182,10 +159,6 @@ public final class LogicalTravertineScan extends TableScan {
       }
     }
     return true;
-  }
-
-  boolean hasAggregate() {
-    return agg != null;
   }
 
   @Override public void register(RelOptPlanner planner) {

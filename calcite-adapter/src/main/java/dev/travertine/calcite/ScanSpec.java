@@ -1,8 +1,6 @@
 package dev.travertine.calcite;
 
-import dev.travertine.mergetree.scan.Aggregation;
 import dev.travertine.mergetree.scan.Predicate;
-import java.util.List;
 
 /**
  * What the planner pushed into a scan, in table-column terms. It reaches the generated code
@@ -14,10 +12,6 @@ import java.util.List;
  * @param filter pushed predicate (null = none)
  * @param limit max rows (-1 = none)
  * @param ordered rows in sort-key order
- * @param groupBy with {@code aggregates}: GROUP BY table columns (the scan returns aggregated rows)
- * @param aggregates aggregates computed by the engine (null = none)
- * @param outputTypes SQL type names of the output fields when aggregating
  */
-public record ScanSpec(String table, int[] projection, Predicate filter, long limit, boolean ordered,
-    int[] groupBy, List<Aggregation.Spec> aggregates, List<String> outputTypes) {
+public record ScanSpec(String table, int[] projection, Predicate filter, long limit, boolean ordered) {
 }

@@ -44,7 +44,8 @@ public class TravertinePrepare extends CalcitePrepareImpl {
           return new MutationSignature<>(query.sql, mutation, context, session);
         }
         // Plans are reused for the same SQL text until the next DDL (Calcite plans each time otherwise).
-        String key = maxRowCount + "|" + elementType + "|" + query.sql;
+        boolean vectorized = session.settings().getBool(dev.travertine.mergetree.settings.Settings.VECTORIZED_EXECUTION);
+        String key = maxRowCount + "|" + elementType + "|" + vectorized + "|" + query.sql;
         @SuppressWarnings("unchecked")
         CalciteSignature<T> cached = (CalciteSignature<T>) session.cachedPlan(key);
         if (cached != null) {
@@ -57,6 +58,7 @@ public class TravertinePrepare extends CalcitePrepareImpl {
         session.setCurrentQuery(q);
         CalciteSignature<T> sig;
         try {
+          VectorizedRel.ENABLED.set(vectorized);
           sig = super.prepareSql(context, query, elementType, maxRowCount);
         } catch (RuntimeException e) {
           registry.finish(q, e);
@@ -68,6 +70,8 @@ public class TravertinePrepare extends CalcitePrepareImpl {
               + e.getMessage() + ")", e);
           registry.finish(q, failure);
           throw failure;
+        } finally {
+          VectorizedRel.ENABLED.remove();
         }
         if (sig.statementType == org.apache.calcite.avatica.Meta.StatementType.OTHER_DDL) {
           registry.finish(q, null);

@@ -22,7 +22,6 @@ import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.core.TableModify;
-import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.logical.LogicalSort;
@@ -44,12 +43,12 @@ public final class TravertineRules {
   public static final RelOptRule FILTER = new FilterRule();
   public static final RelOptRule PROJECT = new ProjectRule();
   public static final RelOptRule SORT = new SortRule();
-  public static final RelOptRule AGGREGATE = new AggregateRule();
   public static final RelOptRule TO_ENUMERABLE = TravertineTableScan.RULE;
   public static final RelOptRule TABLE_MODIFY = TravertineTableModify.RULE;
 
-  public static final List<RelOptRule> ALL = List.of(FILTER, PROJECT, SORT, AGGREGATE, TO_ENUMERABLE,
-      TABLE_MODIFY);
+  public static final List<RelOptRule> ALL = List.of(FILTER, PROJECT, SORT, TO_ENUMERABLE, TABLE_MODIFY,
+      VectorizedScan.RULE, VectorizedFilter.RULE, VectorizedProject.RULE, VectorizedAggregate.RULE,
+      VectorizedSort.RULE, VectorizedToEnumerable.RULE);
 
   public static void register(RelOptPlanner planner) {
     ALL.forEach(planner::addRule);
@@ -121,7 +120,7 @@ public final class TravertineRules {
     @Override public void onMatch(RelOptRuleCall call) {
       LogicalFilter filter = call.rel(0);
       LogicalTravertineScan scan = call.rel(1);
-      if (scan.filter != null || scan.limit >= 0 || scan.ordered || scan.hasAggregate()) {
+      if (scan.filter != null || scan.limit >= 0 || scan.ordered) {
         return;
       }
       RexToPredicate tr = new RexToPredicate(scan.travertineTable.definition().schema(), scan.projection,
@@ -157,9 +156,6 @@ public final class TravertineRules {
     @Override public void onMatch(RelOptRuleCall call) {
       LogicalProject project = call.rel(0);
       LogicalTravertineScan scan = call.rel(1);
-      if (scan.hasAggregate()) {
-        return;
-      }
       List<RexNode> exprs = project.getProjects();
       boolean allRefs = exprs.stream().allMatch(e -> e instanceof RexInputRef);
       if (allRefs) {
@@ -211,7 +207,7 @@ public final class TravertineRules {
     @Override public void onMatch(RelOptRuleCall call) {
       LogicalSort sort = call.rel(0);
       LogicalTravertineScan scan = call.rel(1);
-      if (scan.limit >= 0 || scan.ordered || scan.hasAggregate()) {
+      if (scan.limit >= 0 || scan.ordered) {
         return;
       }
       long offset = literal(sort.offset, 0);
@@ -262,60 +258,6 @@ public final class TravertineRules {
         return v == null ? -1 : v;
       }
       return -1;
-    }
-  }
-
-  /** Aggregate on scan: COUNT/SUM/MIN/MAX with GROUP BY on columns run in the engine, on vectors. */
-  static final class AggregateRule extends RelOptRule {
-    AggregateRule() {
-      super(operand(LogicalAggregate.class, operand(LogicalTravertineScan.class, none())),
-          "TravertineAggregateRule");
-    }
-
-    @Override public void onMatch(RelOptRuleCall call) {
-      LogicalAggregate agg = call.rel(0);
-      LogicalTravertineScan scan = call.rel(1);
-      if (scan.limit >= 0 || scan.ordered || scan.hasAggregate()
-          || agg.getGroupType() != org.apache.calcite.rel.core.Aggregate.Group.SIMPLE) {
-        return;
-      }
-      var schema = scan.travertineTable.definition().schema();
-      int[] groupBy = agg.getGroupSet().asList().stream().mapToInt(i -> scan.projection[i]).toArray();
-      List<dev.travertine.mergetree.scan.Aggregation.Spec> specs = new ArrayList<>();
-      List<String> describe = new ArrayList<>();
-      describe.add("group " + java.util.Arrays.stream(groupBy).mapToObj(c -> schema.column(c).name()).toList());
-      for (org.apache.calcite.rel.core.AggregateCall ac : agg.getAggCallList()) {
-        if (ac.isDistinct() || ac.filterArg >= 0 || ac.getArgList().size() > 1 || ac.isApproximate()
-            || !ac.collation.getFieldCollations().isEmpty()) {
-          return;
-        }
-        int col = ac.getArgList().isEmpty() ? -1 : scan.projection[ac.getArgList().get(0)];
-        dev.travertine.mergetree.scan.Aggregation.Kind kind;
-        switch (ac.getAggregation().getKind()) {
-          case COUNT -> kind = col < 0 ? dev.travertine.mergetree.scan.Aggregation.Kind.COUNT_STAR
-              : dev.travertine.mergetree.scan.Aggregation.Kind.COUNT;
-          case SUM -> kind = dev.travertine.mergetree.scan.Aggregation.Kind.SUM;
-          case SUM0 -> kind = dev.travertine.mergetree.scan.Aggregation.Kind.SUM0;
-          case MIN -> kind = dev.travertine.mergetree.scan.Aggregation.Kind.MIN;
-          case MAX -> kind = dev.travertine.mergetree.scan.Aggregation.Kind.MAX;
-          default -> {
-            return;
-          }
-        }
-        if ((kind == dev.travertine.mergetree.scan.Aggregation.Kind.SUM
-            || kind == dev.travertine.mergetree.scan.Aggregation.Kind.SUM0)) {
-          var k = schema.column(col).type().kind();
-          if (!(k.isLongBacked() || k.isDoubleBacked() || k == dev.travertine.mergetree.schema.TypeKind.DECIMAL)
-              || k == dev.travertine.mergetree.schema.TypeKind.BOOLEAN
-              || k == dev.travertine.mergetree.schema.TypeKind.DATE) {
-            return;
-          }
-        }
-        specs.add(new dev.travertine.mergetree.scan.Aggregation.Spec(kind, col));
-        describe.add(ac.getAggregation().getName() + "(" + (col < 0 ? "" : schema.column(col).name()) + ")");
-      }
-      call.transformTo(scan.withAggregate(
-          new LogicalTravertineScan.Agg(groupBy, specs, agg.getRowType(), describe)));
     }
   }
 

@@ -4,7 +4,6 @@ import dev.travertine.mergetree.Inserter;
 import dev.travertine.mergetree.MergeTreeTable;
 import dev.travertine.mergetree.block.Vectors;
 import dev.travertine.mergetree.TableSnapshot;
-import dev.travertine.mergetree.scan.Aggregation;
 import dev.travertine.mergetree.scan.Predicate;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,9 +41,6 @@ public final class TravertineRuntime {
     TypeKind[] kinds = new TypeKind[proj.length];
     for (int i = 0; i < proj.length; i++) {
       kinds[i] = schema.column(proj[i]).type().kind();
-    }
-    if (spec.aggregates() != null) {
-      return aggregate(session, table, spec, filter, s);
     }
     ScanRequest req = new ScanRequest(proj, filter, spec.limit(), spec.ordered(),
         (int) s.getLong(Settings.MAX_THREADS), (int) s.getLong(Settings.MAX_BLOCK_SIZE),
@@ -112,47 +108,6 @@ public final class TravertineRuntime {
         };
       }
     };
-  }
-
-  /** Runs an absorbed aggregate in the engine; rows come back typed as the plan expects. */
-  private static Enumerable<Object> aggregate(TravertineSession session, MergeTreeTable table, ScanSpec spec,
-      Predicate filter, SessionSettings s) {
-    int[] groupBy = spec.groupBy();
-    List<Aggregation.Spec> aggs = spec.aggregates();
-    List<Object[]> rows;
-    TableSnapshot snapshot = table.snapshot();
-    if (Aggregation.isTrivialCount(filter, groupBy, aggs) && !snapshot.mayHavePendingMutations()) {
-      try (snapshot) {
-        long n = Aggregation.trivialCount(snapshot);
-        Object[] row = new Object[aggs.size()];
-        java.util.Arrays.fill(row, n);
-        rows = List.<Object[]>of(row);
-      }
-    } else {
-      ScanRequest req = new ScanRequest(Aggregation.columnsRead(groupBy, aggs), filter, -1, false,
-          (int) s.getLong(Settings.MAX_THREADS), (int) s.getLong(Settings.MAX_BLOCK_SIZE),
-          s.getBool(Settings.USE_PRIMARY_KEY), dev.travertine.mergetree.scan.ReadSettings.of(s));
-      Aggregation a = new Aggregation(table.definition().schema(), groupBy, aggs);
-      dev.travertine.mergetree.query.QueryContext q = session.currentQuery();
-      try (TableScanner scanner = TableScanner.open(snapshot, req, table.context())) {
-        a.consume(scanner, q == null ? () -> { } : q::checkCancelled);
-        if (q != null) {
-          q.addReadRows(scanner.rowsRead());
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot read table " + spec.table() + ": " + e.getMessage(), e);
-      }
-      rows = a.result();
-    }
-    List<String> types = spec.outputTypes();
-    List<Object> out = new ArrayList<>(rows.size());
-    for (Object[] r : rows) {
-      for (int i = 0; i < r.length; i++) {
-        r[i] = convert(r[i], types.get(i));
-      }
-      out.add(r.length == 1 ? r[0] : r);
-    }
-    return Linq4j.asEnumerable(out);
   }
 
   /** Converts an engine value to Calcite's Java representation of a SQL type. */

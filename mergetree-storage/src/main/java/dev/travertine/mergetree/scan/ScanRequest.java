@@ -11,9 +11,16 @@ package dev.travertine.mergetree.scan;
  * @param batchSize rows per batch read
  * @param usePruning use partition and granule statistics to skip data
  * @param read how remote parts are read (prefetch, coalescing)
+ * @param stages the work each worker thread does on its batches (null = none); the limit counts
+ *     the rows the stages hand on
  */
 public record ScanRequest(int[] columns, Predicate filter, long limit, boolean ordered, int maxThreads,
-    int batchSize, boolean usePruning, ReadSettings read) {
+    int batchSize, boolean usePruning, ReadSettings read, BatchStage.Factory stages) {
+
+  public ScanRequest(int[] columns, Predicate filter, long limit, boolean ordered, int maxThreads, int batchSize,
+      boolean usePruning, ReadSettings read) {
+    this(columns, filter, limit, ordered, maxThreads, batchSize, usePruning, read, null);
+  }
 
   public ScanRequest(int[] columns, Predicate filter, long limit, boolean ordered, int maxThreads, int batchSize,
       boolean usePruning) {

@@ -127,7 +127,35 @@ public final class TableScanner implements AutoCloseable {
     this.sarg = filter != null && request.usePruning() ? SargBuilder.build(filter, schema) : null;
     ctx.events().add(EngineEvents.SELECTED_PARTS, plan.selectedParts());
     ctx.events().add(EngineEvents.SELECTED_MARKS, plan.selectedGranules());
-    this.producer = request.ordered() ? new OrderedProducer() : unordered();
+    Producer p = request.ordered() ? new OrderedProducer() : unordered();
+    this.producer = request.stages() == null || p instanceof ParallelProducer ? p : new StagedProducer(p);
+  }
+
+  /** Applies the request's stage on the consumer's thread (one stream: sequential or ordered). */
+  private final class StagedProducer implements Producer {
+    private final Producer in;
+    private final BatchStage stage = request.stages().create();
+
+    StagedProducer(Producer in) {
+      this.in = in;
+    }
+
+    @Override
+    public ScanBatch next() throws IOException {
+      ScanBatch b;
+      while ((b = in.next()) != null) {
+        ScanBatch out = b.size() == 0 ? null : stage.apply(b);
+        if (out != null && out.size() > 0) {
+          return out;
+        }
+      }
+      return null;
+    }
+
+    @Override
+    public void close() throws IOException {
+      in.close();
+    }
   }
 
   public ScanPlan plan() {
@@ -554,6 +582,7 @@ public final class TableScanner implements AutoCloseable {
 
     private void work() {
       try {
+        BatchStage stage = request.stages() == null ? null : request.stages().create();
         Source s;
         while (!stop.get() && (s = todo.poll()) != null) {
           int n = 0;
@@ -568,7 +597,10 @@ public final class TableScanner implements AutoCloseable {
           try (Source src = s) {
             ScanBatch b;
             while (!stop.get() && (b = src.next()) != null) {
-              if (b.size() > 0) {
+              if (b.size() > 0 && stage != null) {
+                b = stage.apply(b);
+              }
+              if (b != null && b.size() > 0) {
                 put(b);
               }
             }

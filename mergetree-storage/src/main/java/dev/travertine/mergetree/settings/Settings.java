@@ -77,6 +77,13 @@ public final class Settings {
   public static final Setting MUTATIONS_SYNC = Setting.uint("mutations_sync", 0, 0, 2, SESSION,
       "0: mutations return after recording (reads apply them at once); 1, 2: wait until parts are rewritten");
 
+  public static final Setting VECTORIZED_EXECUTION = Setting.bool("vectorized_execution", true, SESSION,
+      "Filters, expressions, GROUP BY and ORDER BY over Travertine tables run on column vectors"
+          + " (0: in Calcite's row-at-a-time operators, for comparison)");
+
+  public static final Setting MAX_MEMORY_USAGE = Setting.uint("max_memory_usage", 0, 0, Long.MAX_VALUE, SESSION,
+      "Bytes one query's operator states (hash tables, aggregate states, sort buffers) may hold; 0 = no limit");
+
   private static final Map<String, Setting> ALL = new LinkedHashMap<>();
 
   static {
@@ -87,7 +94,7 @@ public final class Settings {
         MAX_INSERT_BLOCK_SIZE, OPTIMIZE_READ_IN_ORDER, USE_PRIMARY_KEY, REMOTE_READ_PREFETCH,
         REMOTE_READ_MIN_BYTES_FOR_SEEK, REMOTE_READ_MAX_COALESCED_BYTES, MAX_READ_BUFFER_SIZE, PREFETCH_MAX_MEMORY,
         PREFETCHES_LIMIT, ENABLE_FILESYSTEM_CACHE,
-        MUTATIONS_SYNC)) {
+        MUTATIONS_SYNC, VECTORIZED_EXECUTION, MAX_MEMORY_USAGE)) {
       ALL.put(s.name(), s);
     }
   }

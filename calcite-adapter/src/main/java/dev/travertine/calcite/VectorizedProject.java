@@ -1,0 +1,85 @@
+package dev.travertine.calcite;
+
+import dev.travertine.exec.expr.Expr;
+import dev.travertine.exec.op.Step;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexNode;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/** SELECT expressions on column vectors: each expression evaluated a batch at a time. */
+public final class VectorizedProject extends Project implements VectorizedRel {
+  static final ConverterRule RULE = ConverterRule.Config.INSTANCE
+      .withConversion(LogicalProject.class, p -> VectorizedRel.enabled() && !p.containsOver(),
+          Convention.NONE, CONVENTION, "VectorizedProjectRule")
+      .withRuleFactory(Rule::new)
+      .toRule(Rule.class);
+
+  /** Converts a projection whose every expression the engine evaluates. */
+  static final class Rule extends ConverterRule {
+    Rule(Config config) {
+      super(config);
+    }
+
+    @Override public @Nullable RelNode convert(RelNode rel) {
+      LogicalProject p = (LogicalProject) rel;
+      List<Expr> exprs = translate(p.getProjects(), p.getInput(), p.getRowType());
+      if (exprs == null) {
+        return null;
+      }
+      RelNode in = convert(p.getInput(), p.getInput().getTraitSet().replace(CONVENTION));
+      return new VectorizedProject(p.getCluster(), p.getTraitSet().replace(CONVENTION), in, p.getProjects(),
+          p.getRowType(), exprs);
+    }
+  }
+
+  static @Nullable List<Expr> translate(List<RexNode> projects, RelNode input, RelDataType rowType) {
+    if (VectorizedRel.engineTypes(rowType) == null) {
+      return null;
+    }
+    List<Expr> out = new ArrayList<>();
+    for (RexNode r : projects) {
+      Expr e = VectorizedTranslation.expr(r, input);
+      if (e == null) {
+        return null;
+      }
+      out.add(e);
+    }
+    return out;
+  }
+
+  private final List<Expr> exprs;
+
+  VectorizedProject(RelOptCluster cluster, RelTraitSet traits, RelNode input, List<? extends RexNode> projects,
+      RelDataType rowType, List<Expr> exprs) {
+    super(cluster, traits, List.of(), input, projects, rowType, java.util.Set.of());
+    this.exprs = exprs;
+  }
+
+  @Override public Project copy(RelTraitSet traitSet, RelNode input, List<RexNode> projects, RelDataType rowType) {
+    List<Expr> e = projects.equals(getProjects()) ? exprs : translate(projects, input, rowType);
+    if (e == null) {
+      throw new IllegalStateException("Cannot vectorize " + projects);
+    }
+    return new VectorizedProject(getCluster(), traitSet, input, projects, rowType, e);
+  }
+
+  @Override public Step step() {
+    return new Step.Project(exprs);
+  }
+
+  @Override public @Nullable RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+    return VectorizedRel.cheaper(super.computeSelfCost(planner, mq));
+  }
+}

@@ -1,0 +1,222 @@
+package dev.travertine.calcite;
+
+import dev.travertine.exec.op.BatchIterator;
+import dev.travertine.exec.op.FragmentRunner;
+import dev.travertine.exec.op.MemoryTracker;
+import dev.travertine.exec.op.ScanSource;
+import dev.travertine.mergetree.MergeTreeTable;
+import dev.travertine.mergetree.TableSnapshot;
+import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.mergetree.part.PartRef;
+import dev.travertine.mergetree.query.QueryContext;
+import dev.travertine.mergetree.scan.BatchStage;
+import dev.travertine.mergetree.scan.Predicate;
+import dev.travertine.mergetree.scan.ReadSettings;
+import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.mergetree.scan.ScanPlan;
+import dev.travertine.mergetree.scan.StatsView;
+import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.mergetree.scan.ScanRequest;
+import dev.travertine.mergetree.scan.TableScanner;
+import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.mergetree.settings.SessionSettings;
+import dev.travertine.mergetree.settings.Settings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+
+/**
+ * What generated code calls to run a vectorized fragment ({@link VectorizedToEnumerable}): opens
+ * the scan with the session's settings, runs the fragment, and turns its batches into rows of
+ * Calcite's values (Object[], or the bare value for one field).
+ */
+public final class VectorizedRuntime {
+  private VectorizedRuntime() {}
+
+  public static Enumerable<Object> run(DataContext root, VectorizedSpec spec) {
+    TravertineSession session = TravertineSchema.session(root.getRootSchema());
+    MergeTreeTable table = session.requireTable(spec.scan().table());
+    return new AbstractEnumerable<>() {
+      @Override public Enumerator<Object> enumerator() {
+        return new Rows(session, table, spec);
+      }
+    };
+  }
+
+  /** The fragment's scan: the spec's table, filter and order with the session's read settings. */
+  private static final class Source implements ScanSource {
+    private final MergeTreeTable table;
+    private final ScanSpec scan;
+    private final Predicate filter;
+    private final SessionSettings settings;
+    private final List<TableScanner> opened = new ArrayList<>();
+
+    Source(MergeTreeTable table, ScanSpec scan, SessionSettings settings) {
+      this.table = table;
+      this.scan = scan;
+      this.settings = settings;
+      this.filter = scan.filter() == null ? null : scan.filter().bind(table.definition().schema());
+    }
+
+    @Override public synchronized TableScanner open(BatchStage.Factory stages, long limit) {
+      ScanRequest req = new ScanRequest(scan.projection(), filter, limit, scan.ordered(),
+          (int) settings.getLong(Settings.MAX_THREADS), (int) settings.getLong(Settings.MAX_BLOCK_SIZE),
+          settings.getBool(Settings.USE_PRIMARY_KEY), ReadSettings.of(settings), stages);
+      TableScanner s = TableScanner.open(table.snapshot(), req, table.context());
+      opened.add(s);
+      return s;
+    }
+
+    @Override public Statistics statistics() {
+      if (filter != null) {
+        return null;
+      }
+      try (TableSnapshot s = table.snapshot()) {
+        if (s.mayHavePendingMutations()) {
+          return null;
+        }
+        TableSchema schema = table.definition().schema();
+        int[] proj = scan.projection();
+        long rows = s.bufferedRows();
+        boolean[] known = new boolean[proj.length];
+        Object[] min = new Object[proj.length];
+        Object[] max = new Object[proj.length];
+        for (int f = 0; f < proj.length; f++) {
+          TypeKind k = schema.column(proj[f]).type().kind();
+          // Unindexed buffer rows, and string statistics (kept truncated), answer nothing.
+          known[f] = rows == 0 && !k.isString() && k != TypeKind.BOOLEAN;
+        }
+        for (PartRef p : s.parts()) {
+          rows += p.info().rows();
+          if (p.info().rows() == 0) {
+            continue;
+          }
+          StatsView st = ScanPlan.partStats(schema, p);
+          for (int f = 0; f < proj.length; f++) {
+            int c = proj[f];
+            if (!known[f] || st.allNull(c)) {
+              continue;
+            }
+            Object lo = st.min(c);
+            Object hi = st.max(c);
+            if (lo == null || hi == null) {
+              known[f] = false;
+              continue;
+            }
+            if (min[f] == null || Vectors.compareValues(lo, min[f]) < 0) {
+              min[f] = lo;
+            }
+            if (max[f] == null || Vectors.compareValues(hi, max[f]) > 0) {
+              max[f] = hi;
+            }
+          }
+        }
+        return new Statistics(rows, known, min, max);
+      }
+    }
+
+    synchronized long rowsRead() {
+      long n = 0;
+      for (TableScanner s : opened) {
+        n += s.rowsRead();
+      }
+      return n;
+    }
+  }
+
+  /** Rows of the fragment's output batches. */
+  private static final class Rows implements Enumerator<Object> {
+    private final TravertineSession session;
+    private final VectorizedSpec spec;
+    private final Source source;
+    private final QueryContext query;
+    private final TypeKind[] kinds;
+    private final String[] sqlTypes;
+    private BatchIterator it;
+    private ScanBatch batch;
+    private int k;
+    private long attributed;
+    private Object current;
+
+    Rows(TravertineSession session, MergeTreeTable table, VectorizedSpec spec) {
+      this.session = session;
+      this.spec = spec;
+      this.source = new Source(table, spec.scan(), session.settings());
+      this.query = session.currentQuery();
+      var types = spec.fragment().outputTypes();
+      this.kinds = types.stream().map(t -> t.kind()).toArray(TypeKind[]::new);
+      this.sqlTypes = spec.outputTypes().toArray(String[]::new);
+    }
+
+    private void check() {
+      if (query != null) {
+        query.checkCancelled();
+      }
+    }
+
+    private void attribute() {
+      if (query != null) {
+        long read = source.rowsRead();
+        query.addReadRows(read - attributed);
+        attributed = read;
+      }
+    }
+
+    @Override public Object current() {
+      return current;
+    }
+
+    @Override public boolean moveNext() {
+      try {
+        if (it == null) {
+          SessionSettings s = session.settings();
+          it = FragmentRunner.run(spec.fragment(), source, this::check,
+              new MemoryTracker(s.getLong(Settings.MAX_MEMORY_USAGE)), (int) s.getLong(Settings.MAX_BLOCK_SIZE));
+        }
+        while (batch == null || ++k >= batch.size()) {
+          attribute();
+          batch = it.next();
+          k = -1;
+          if (batch == null) {
+            return false;
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read table " + spec.scan().table() + ": " + e.getMessage(), e);
+      }
+      int r = batch.sel()[k];
+      var cols = batch.cols();
+      if (kinds.length == 1) {
+        current = TravertineRuntime.convert(Vectors.get(cols[0], kinds[0], r), sqlTypes[0]);
+        return true;
+      }
+      Object[] row = new Object[kinds.length];
+      for (int i = 0; i < row.length; i++) {
+        row[i] = TravertineRuntime.convert(Vectors.get(cols[i], kinds[i], r), sqlTypes[i]);
+      }
+      current = row;
+      return true;
+    }
+
+    @Override public void reset() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override public void close() {
+      try {
+        if (it != null) {
+          it.close();
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } finally {
+        attribute();
+      }
+    }
+  }
+}

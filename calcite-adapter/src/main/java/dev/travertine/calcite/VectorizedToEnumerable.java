@@ -1,0 +1,118 @@
+package dev.travertine.calcite;
+
+import dev.travertine.exec.op.Fragment;
+import dev.travertine.exec.op.Step;
+import dev.travertine.mergetree.schema.DataType;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.plan.volcano.RelSubset;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.convert.ConverterImpl;
+import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The top of a vectorized subtree: runs it as one engine {@link Fragment} and turns its output
+ * batches into Calcite's rows — the only place in the plan where vectors become rows.
+ */
+public final class VectorizedToEnumerable extends ConverterImpl implements EnumerableRel {
+  static final ConverterRule RULE = ConverterRule.Config.INSTANCE
+      .withConversion(RelNode.class, VectorizedRel.CONVENTION, EnumerableConvention.INSTANCE,
+          "VectorizedToEnumerableRule")
+      .withRuleFactory(Rule::new)
+      .toRule(Rule.class);
+
+  /** Converts any vectorized rel. */
+  static final class Rule extends ConverterRule {
+    Rule(Config config) {
+      super(config);
+    }
+
+    @Override public @Nullable RelNode convert(RelNode rel) {
+      return new VectorizedToEnumerable(rel.getCluster(), rel.getTraitSet().replace(EnumerableConvention.INSTANCE),
+          rel);
+    }
+  }
+
+  VectorizedToEnumerable(RelOptCluster cluster, RelTraitSet traits, RelNode input) {
+    super(cluster, org.apache.calcite.plan.ConventionTraitDef.INSTANCE, traits, input);
+  }
+
+  @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    return new VectorizedToEnumerable(getCluster(), traitSet, sole(inputs));
+  }
+
+  @Override public @Nullable RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+    double rows = mq.getRowCount(getInput());
+    return planner.getCostFactory().makeCost(rows, rows * getRowType().getFieldCount(), 0).multiplyBy(0.1);
+  }
+
+  /** The vectorized chain below this converter, scan first. */
+  static List<RelNode> chain(RelNode top) {
+    List<RelNode> out = new ArrayList<>();
+    RelNode r = top;
+    while (true) {
+      if (r instanceof RelSubset s) {
+        r = s.getBest() != null ? s.getBest() : s.getOriginal();
+      }
+      out.add(r);
+      if (r instanceof VectorizedScan) {
+        break;
+      }
+      if (!(r instanceof VectorizedRel) || r.getInputs().size() != 1) {
+        throw new IllegalStateException("Not a vectorized chain: " + r);
+      }
+      r = r.getInput(0);
+    }
+    Collections.reverse(out);
+    return out;
+  }
+
+  /** The fragment and scan of the chain below. */
+  VectorizedSpec spec() {
+    List<RelNode> rels = chain(getInput());
+    VectorizedScan scan = (VectorizedScan) rels.get(0);
+    List<Step> steps = new ArrayList<>();
+    List<List<DataType>> types = new ArrayList<>();
+    types.add(VectorizedRel.engineTypes(scan.getRowType()));
+    if (scan.logical.limit >= 0) {
+      // The scan's absorbed LIMIT comes before every operator above it.
+      steps.add(new Step.Sort(List.of(), 0, scan.logical.limit));
+      types.add(types.get(0));
+    }
+    for (RelNode r : rels.subList(1, rels.size())) {
+      steps.add(((VectorizedRel) r).step());
+      types.add(VectorizedRel.engineTypes(r.getRowType()));
+    }
+    Fragment f = new Fragment(scan.logical.projection, steps, types);
+    List<String> out = getRowType().getFieldList().stream().map(x -> x.getType().getSqlTypeName().name()).toList();
+    return new VectorizedSpec(scan.logical.spec(), f, out);
+  }
+
+  @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    JavaRowFormat format = getRowType().getFieldCount() == 1 ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY;
+    PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), format, false);
+    BlockBuilder b = new BlockBuilder();
+    Expression enumerable = b.append("enumerable",
+        Expressions.call(VectorizedRuntime.class, "run", DataContext.ROOT,
+            implementor.stash(spec(), VectorizedSpec.class)));
+    b.add(Expressions.return_(null, enumerable));
+    return implementor.result(physType, b.toBlock());
+  }
+}

@@ -1,0 +1,87 @@
+package dev.travertine.calcite;
+
+import static dev.travertine.calcite.JdbcTestSupport.connect;
+import static dev.travertine.calcite.JdbcTestSupport.exec;
+import static dev.travertine.calcite.JdbcTestSupport.explain;
+import static dev.travertine.calcite.JdbcTestSupport.one;
+import static dev.travertine.calcite.JdbcTestSupport.rows;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** KILL QUERY and max_memory_usage hold for vectorized operators, and the database keeps serving. */
+class VectorizedLimitsTest {
+  @TempDir Path dir;
+
+  private static final String AGG = "SELECT MOD(k, 500000), count(DISTINCT k), sum(k) FROM big GROUP BY MOD(k, 500000)";
+
+  @Test
+  void killQueryStopsAVectorizedAggregation() throws Exception {
+    try (Connection c = connect(dir); Connection killer = connect(dir)) {
+      exec(c, "CREATE TABLE big (k BIGINT NOT NULL, v INTEGER) ORDER BY k");
+      exec(c, "SET max_block_size = 64");
+      assertTrue(explain(c, AGG).contains("VectorizedAggregate"), explain(c, AGG));
+      boolean killed = false;
+      long rows = 0;
+      // Grows the table until a run lasts long enough to be seen and killed while it runs.
+      for (int attempt = 0; attempt < 6 && !killed; attempt++) {
+        long add = 1_000_000L << attempt;
+        exec(c, "INSERT INTO big SELECT number + " + rows + ", CAST(MOD(number, 7) AS INTEGER) FROM TABLE(numbers("
+            + add + "))");
+        rows += add;
+        CompletableFuture<List<String>> run = CompletableFuture.supplyAsync(() -> {
+          try {
+            return rows(c, AGG);
+          } catch (SQLException e) {
+            throw new RuntimeException(e);
+          }
+        });
+        String id = null;
+        while (id == null && !run.isDone()) {
+          List<String> ids = rows(killer, "SELECT query_id FROM system.processes WHERE query LIKE 'SELECT MOD(k%'");
+          id = ids.isEmpty() ? null : ids.get(0);
+        }
+        if (id == null) {
+          run.get(); // it finished before it was seen: grow the table and try again
+          continue;
+        }
+        exec(killer, "KILL QUERY WHERE query_id = '" + id + "'");
+        try {
+          run.get(60, TimeUnit.SECONDS);
+          // finished between being seen and the KILL: try again with more rows
+        } catch (ExecutionException e) {
+          assertTrue(String.valueOf(e.getCause()).contains("cancelled"), e.getCause().toString());
+          killed = true;
+        }
+      }
+      assertTrue(killed, "no run of the aggregation was killed while it ran");
+      assertEquals(String.valueOf(rows), one(c, "SELECT count(*) FROM big"));
+    }
+  }
+
+  @Test
+  void maxMemoryUsageFailsALargeGroupByAndLeavesTheDatabaseServing() throws Exception {
+    try (Connection c = connect(dir)) {
+      exec(c, "CREATE TABLE m (k BIGINT NOT NULL, s VARCHAR) ORDER BY k");
+      exec(c, "INSERT INTO m SELECT number, 'value-' || CAST(number AS VARCHAR) FROM TABLE(numbers(300000))");
+      exec(c, "SET max_memory_usage = 1000000");
+      SQLException e = assertThrows(SQLException.class, () -> rows(c, "SELECT s, count(*) FROM m GROUP BY s"));
+      assertTrue(e.getMessage().contains("max_memory_usage"), e.getMessage());
+      assertTrue(e.getMessage().contains("Memory limit (for query) exceeded"), e.getMessage());
+      // A small aggregation still fits, and without the limit the large one runs.
+      assertEquals("300000", one(c, "SELECT count(*) FROM m WHERE k >= 0"));
+      exec(c, "SET max_memory_usage = 0");
+      assertEquals("300000", one(c, "SELECT count(*) FROM (SELECT s, count(*) FROM m GROUP BY s)"));
+    }
+  }
+}

@@ -1,0 +1,393 @@
+package dev.travertine.exec.agg;
+
+import dev.travertine.exec.op.Columns;
+import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.schema.TypeKind;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.Arrays;
+import org.apache.hadoop.hive.common.type.HiveDecimal;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
+
+/**
+ * The states of one aggregate for every group, in flat arrays indexed by group id: counts and
+ * sums as {@code long[]}/{@code double[]}, extremes of strings as one byte array per group. Rows
+ * arrive as (position, group id) pairs; partial states of workers merge through a group map.
+ */
+abstract class AggState {
+  /** Makes room for group ids below {@code groups}. */
+  abstract void grow(int groups);
+
+  /** Adds rows {@code sel[k]} to groups {@code gid[k]}, k < n ({@code arg} is null for COUNT(*)). */
+  abstract void add(ColumnVector arg, int[] sel, int[] gid, int n);
+
+  /** Adds {@code other}'s states: its group g into our group {@code map[g]}. */
+  abstract void merge(AggState other, int[] map);
+
+  /** The results of groups {@code from .. from + count)}. */
+  abstract ColumnVector result(int from, int count);
+
+  /** Bytes held (for memory accounting). */
+  abstract long bytes();
+
+  static int cap(int have, int need) {
+    int c = Math.max(16, have);
+    while (c < need) {
+      c *= 2;
+    }
+    return c;
+  }
+
+  static boolean isNull(ColumnVector v, int r) {
+    return !v.noNulls && v.isNull[v.isRepeating ? 0 : r];
+  }
+
+  /** The state of an aggregate call over an argument of {@code argType} (null for COUNT(*)). */
+  static AggState create(AggCall call, DataType argType) {
+    DataType out = call.type();
+    return switch (call.function()) {
+      case COUNT -> call.distinct() ? new CountDistinct(argType) : new Count(call.arg() < 0);
+      case SUM, SUM0, AVG -> {
+        Sum s = argType.kind().isDoubleBacked() ? new DoubleSum()
+            : argType.kind() == TypeKind.DECIMAL ? new DecimalSum() : new LongSum();
+        s.out = out;
+        s.zeroForEmpty = call.function() == AggCall.AggFunction.SUM0;
+        s.average = call.function() == AggCall.AggFunction.AVG;
+        yield s;
+      }
+      case MIN, MAX -> Extreme.create(argType, call.function() == AggCall.AggFunction.MAX);
+    };
+  }
+
+  /** COUNT(*) or COUNT(x): rows, or rows where x is not NULL. */
+  static final class Count extends AggState {
+    private final boolean star;
+    long[] counts = new long[16];
+
+    Count(boolean star) {
+      this.star = star;
+    }
+
+    @Override void grow(int groups) {
+      if (groups > counts.length) {
+        counts = Arrays.copyOf(counts, cap(counts.length, groups));
+      }
+    }
+
+    @Override void add(ColumnVector arg, int[] sel, int[] gid, int n) {
+      long[] c = counts;
+      if (star || arg.noNulls) {
+        for (int k = 0; k < n; k++) {
+          c[gid[k]]++;
+        }
+      } else if (arg.isRepeating) {
+        if (!arg.isNull[0]) {
+          for (int k = 0; k < n; k++) {
+            c[gid[k]]++;
+          }
+        }
+      } else {
+        boolean[] nulls = arg.isNull;
+        for (int k = 0; k < n; k++) {
+          if (!nulls[sel[k]]) {
+            c[gid[k]]++;
+          }
+        }
+      }
+    }
+
+    @Override void merge(AggState other, int[] map) {
+      long[] o = ((Count) other).counts;
+      for (int g = 0; g < map.length; g++) {
+        counts[map[g]] += o[g];
+      }
+    }
+
+    @Override ColumnVector result(int from, int count) {
+      LongColumnVector v = new LongColumnVector(Math.max(1, count));
+      System.arraycopy(counts, from, v.vector, 0, count);
+      return v;
+    }
+
+    @Override long bytes() {
+      return 8L * counts.length;
+    }
+  }
+
+  /** SUM, SUM0 and AVG: a sum and a count of non-NULL values per group. */
+  abstract static class Sum extends AggState {
+    DataType out;
+    boolean zeroForEmpty;
+    boolean average;
+    long[] counts = new long[16];
+
+    @Override void grow(int groups) {
+      if (groups > counts.length) {
+        int c = cap(counts.length, groups);
+        counts = Arrays.copyOf(counts, c);
+        growSums(c);
+      }
+    }
+
+    abstract void growSums(int capacity);
+
+    /** The value of group g's sum (or average) as the output type wants it. */
+    abstract void write(ColumnVector v, int i, int g);
+
+    @Override ColumnVector result(int from, int count) {
+      ColumnVector v = Columns.newVector(out, count);
+      for (int i = 0; i < count; i++) {
+        int g = from + i;
+        if (counts[g] == 0 && !(zeroForEmpty && !average)) {
+          v.noNulls = false;
+          v.isNull[i] = true;
+        } else {
+          write(v, i, g);
+        }
+      }
+      return v;
+    }
+
+    static void writeNumber(ColumnVector v, int i, long x, DataType out) {
+      switch (out.kind()) {
+        case REAL, DOUBLE -> ((DoubleColumnVector) v).vector[i] = x;
+        case DECIMAL -> ((DecimalColumnVector) v).set(i, HiveDecimal.create(x));
+        default -> ((LongColumnVector) v).vector[i] = x;
+      }
+    }
+  }
+
+  static final class LongSum extends Sum {
+    long[] sums = new long[16];
+
+    @Override void growSums(int capacity) {
+      sums = Arrays.copyOf(sums, capacity);
+    }
+
+    @Override void add(ColumnVector arg, int[] sel, int[] gid, int n) {
+      LongColumnVector a = (LongColumnVector) arg;
+      long[] vec = a.vector;
+      long[] s = sums;
+      long[] c = counts;
+      if (a.isRepeating) {
+        if (a.noNulls || !a.isNull[0]) {
+          for (int k = 0; k < n; k++) {
+            s[gid[k]] += vec[0];
+            c[gid[k]]++;
+          }
+        }
+      } else if (a.noNulls) {
+        for (int k = 0; k < n; k++) {
+          int g = gid[k];
+          s[g] += vec[sel[k]];
+          c[g]++;
+        }
+      } else {
+        for (int k = 0; k < n; k++) {
+          int r = sel[k];
+          if (!a.isNull[r]) {
+            int g = gid[k];
+            s[g] += vec[r];
+            c[g]++;
+          }
+        }
+      }
+    }
+
+    @Override void merge(AggState other, int[] map) {
+      LongSum o = (LongSum) other;
+      for (int g = 0; g < map.length; g++) {
+        sums[map[g]] += o.sums[g];
+        counts[map[g]] += o.counts[g];
+      }
+    }
+
+    @Override void write(ColumnVector v, int i, int g) {
+      if (!average) {
+        writeNumber(v, i, sums[g], out);
+      } else if (out.kind().isDoubleBacked()) {
+        ((DoubleColumnVector) v).vector[i] = (double) sums[g] / counts[g];
+      } else if (out.kind() == TypeKind.DECIMAL) {
+        ((DecimalColumnVector) v).set(i, HiveDecimal.create(BigDecimal.valueOf(sums[g])
+            .divide(BigDecimal.valueOf(counts[g]), MathContext.DECIMAL128)));
+      } else {
+        ((LongColumnVector) v).vector[i] = sums[g] / counts[g];
+      }
+    }
+
+    @Override long bytes() {
+      return 16L * counts.length;
+    }
+  }
+
+  static final class DoubleSum extends Sum {
+    double[] sums = new double[16];
+
+    @Override void growSums(int capacity) {
+      sums = Arrays.copyOf(sums, capacity);
+    }
+
+    @Override void add(ColumnVector arg, int[] sel, int[] gid, int n) {
+      DoubleColumnVector a = (DoubleColumnVector) arg;
+      double[] vec = a.vector;
+      double[] s = sums;
+      long[] c = counts;
+      if (a.isRepeating) {
+        if (a.noNulls || !a.isNull[0]) {
+          for (int k = 0; k < n; k++) {
+            s[gid[k]] += vec[0];
+            c[gid[k]]++;
+          }
+        }
+      } else if (a.noNulls) {
+        for (int k = 0; k < n; k++) {
+          int g = gid[k];
+          s[g] += vec[sel[k]];
+          c[g]++;
+        }
+      } else {
+        for (int k = 0; k < n; k++) {
+          int r = sel[k];
+          if (!a.isNull[r]) {
+            int g = gid[k];
+            s[g] += vec[r];
+            c[g]++;
+          }
+        }
+      }
+    }
+
+    @Override void merge(AggState other, int[] map) {
+      DoubleSum o = (DoubleSum) other;
+      for (int g = 0; g < map.length; g++) {
+        sums[map[g]] += o.sums[g];
+        counts[map[g]] += o.counts[g];
+      }
+    }
+
+    @Override void write(ColumnVector v, int i, int g) {
+      double x = average ? sums[g] / counts[g] : sums[g];
+      switch (out.kind()) {
+        case DECIMAL -> ((DecimalColumnVector) v).set(i, HiveDecimal.create(BigDecimal.valueOf(x)));
+        case REAL, DOUBLE -> ((DoubleColumnVector) v).vector[i] = x;
+        default -> ((LongColumnVector) v).vector[i] = (long) x;
+      }
+    }
+
+    @Override long bytes() {
+      return 16L * counts.length;
+    }
+  }
+
+  static final class DecimalSum extends Sum {
+    BigDecimal[] sums = new BigDecimal[16];
+
+    @Override void growSums(int capacity) {
+      sums = Arrays.copyOf(sums, capacity);
+    }
+
+    @Override void add(ColumnVector arg, int[] sel, int[] gid, int n) {
+      DecimalColumnVector a = (DecimalColumnVector) arg;
+      for (int k = 0; k < n; k++) {
+        int r = a.isRepeating ? 0 : sel[k];
+        if (a.noNulls || !a.isNull[r]) {
+          int g = gid[k];
+          BigDecimal x = a.vector[r].getHiveDecimal().bigDecimalValue();
+          sums[g] = sums[g] == null ? x : sums[g].add(x);
+          counts[g]++;
+        }
+      }
+    }
+
+    @Override void merge(AggState other, int[] map) {
+      DecimalSum o = (DecimalSum) other;
+      for (int g = 0; g < map.length; g++) {
+        if (o.sums[g] != null) {
+          int t = map[g];
+          sums[t] = sums[t] == null ? o.sums[g] : sums[t].add(o.sums[g]);
+        }
+        counts[map[g]] += o.counts[g];
+      }
+    }
+
+    @Override void write(ColumnVector v, int i, int g) {
+      BigDecimal x = sums[g] == null ? BigDecimal.ZERO : sums[g];
+      if (average) {
+        x = x.divide(BigDecimal.valueOf(counts[g]), MathContext.DECIMAL128);
+      }
+      switch (out.kind()) {
+        case DECIMAL -> ((DecimalColumnVector) v).set(i, HiveDecimal.create(x));
+        case REAL, DOUBLE -> ((DoubleColumnVector) v).vector[i] = x.doubleValue();
+        default -> ((LongColumnVector) v).vector[i] = x.longValue();
+      }
+    }
+
+    @Override long bytes() {
+      return 40L * counts.length;
+    }
+  }
+
+  /** COUNT(DISTINCT x): the set of (group, value) pairs seen, and a count per group. */
+  static final class CountDistinct extends AggState {
+    private final KeyCodec codec;
+    private final ByteKeyTable seen = new ByteKeyTable();
+    long[] counts = new long[16];
+
+    CountDistinct(DataType argType) {
+      this.codec = new KeyCodec(java.util.List.of(argType));
+    }
+
+    @Override void grow(int groups) {
+      if (groups > counts.length) {
+        counts = Arrays.copyOf(counts, cap(counts.length, groups));
+      }
+    }
+
+    @Override void add(ColumnVector arg, int[] sel, int[] gid, int n) {
+      for (int k = 0; k < n; k++) {
+        int r = sel[k];
+        if (isNull(arg, r)) {
+          continue;
+        }
+        codec.reset().putInt(gid[k]);
+        codec.put(0, arg, r);
+        seen.add(codec.buffer(), 0, codec.length());
+        if (seen.added()) {
+          counts[gid[k]]++;
+        }
+      }
+    }
+
+    @Override void merge(AggState other, int[] map) {
+      ByteKeyTable o = ((CountDistinct) other).seen;
+      byte[] a = o.arena();
+      for (int i = 0; i < o.size(); i++) {
+        int st = o.start(i);
+        int len = o.length(i);
+        int g = map[(a[st] & 0xff) | (a[st + 1] & 0xff) << 8 | (a[st + 2] & 0xff) << 16 | (a[st + 3] & 0xff) << 24];
+        codec.reset().putInt(g);
+        byte[] key = Arrays.copyOf(codec.buffer(), len);
+        System.arraycopy(a, st + 4, key, 4, len - 4);
+        seen.add(key, 0, len);
+        if (seen.added()) {
+          counts[g]++;
+        }
+      }
+    }
+
+    @Override ColumnVector result(int from, int count) {
+      LongColumnVector v = new LongColumnVector(Math.max(1, count));
+      System.arraycopy(counts, from, v.vector, 0, count);
+      return v;
+    }
+
+    @Override long bytes() {
+      return 8L * counts.length + seen.bytes();
+    }
+  }
+}

@@ -1,0 +1,127 @@
+package dev.travertine.exec.agg;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * An open-addressing hash table from byte-string keys to dense ids (0, 1, 2, … in insertion
+ * order). Keys live back to back in one byte arena, so a table of a million keys is a handful of
+ * arrays, not a million objects. Not thread-safe.
+ */
+public final class ByteKeyTable {
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  private byte[] arena = new byte[1 << 12];
+  private int arenaEnd;
+  /** Key i occupies arena[starts[i] .. starts[i + 1]). */
+  private int[] starts = new int[257];
+  private int[] hashes = new int[256];
+  private int size;
+  /** Slot -> id + 1 (0 = empty). */
+  private int[] slots = new int[512];
+  private int mask = slots.length - 1;
+
+  public int size() {
+    return size;
+  }
+
+  /** The id of the key {@code key[off .. off + len)}, adding it when new; {@link #added()} tells. */
+  public int add(byte[] key, int off, int len) {
+    int h = hash(key, off, len);
+    int s = h & mask;
+    while (true) {
+      int id = slots[s] - 1;
+      if (id < 0) {
+        lastAdded = true;
+        return insert(s, h, key, off, len);
+      }
+      if (hashes[id] == h && equalsKey(id, key, off, len)) {
+        lastAdded = false;
+        return id;
+      }
+      s = (s + 1) & mask;
+    }
+  }
+
+  private boolean lastAdded;
+
+  /** Whether the last {@link #add} inserted a new key. */
+  public boolean added() {
+    return lastAdded;
+  }
+
+  private boolean equalsKey(int id, byte[] key, int off, int len) {
+    int st = starts[id];
+    return starts[id + 1] - st == len && Arrays.equals(arena, st, st + len, key, off, off + len);
+  }
+
+  private int insert(int slot, int h, byte[] key, int off, int len) {
+    int id = size++;
+    if (id >= hashes.length) {
+      hashes = Arrays.copyOf(hashes, hashes.length * 2);
+      starts = Arrays.copyOf(starts, hashes.length + 1);
+    }
+    if (arenaEnd + len > arena.length) {
+      arena = Arrays.copyOf(arena, Math.max(arena.length * 2, arenaEnd + len));
+    }
+    System.arraycopy(key, off, arena, arenaEnd, len);
+    starts[id] = arenaEnd;
+    arenaEnd += len;
+    starts[id + 1] = arenaEnd;
+    hashes[id] = h;
+    slots[slot] = id + 1;
+    if (size * 2 > slots.length) {
+      grow();
+    }
+    return id;
+  }
+
+  private void grow() {
+    slots = new int[slots.length * 2];
+    mask = slots.length - 1;
+    for (int id = 0; id < size; id++) {
+      int s = hashes[id] & mask;
+      while (slots[s] != 0) {
+        s = (s + 1) & mask;
+      }
+      slots[s] = id + 1;
+    }
+  }
+
+  /** The arena holding every key; key {@code id} starts at {@link #start}. */
+  public byte[] arena() {
+    return arena;
+  }
+
+  public int start(int id) {
+    return starts[id];
+  }
+
+  public int length(int id) {
+    return starts[id + 1] - starts[id];
+  }
+
+  /** Bytes this table holds (for memory accounting). */
+  public long bytes() {
+    return arena.length + 8L * starts.length + 4L * slots.length;
+  }
+
+  static int hash(byte[] b, int off, int len) {
+    long h = 0x9E3779B97F4A7C15L ^ len;
+    int i = off;
+    int end = off + len;
+    for (; i + 8 <= end; i += 8) {
+      h = (h ^ (long) LONGS.get(b, i)) * 0xff51afd7ed558ccdL;
+      h ^= h >>> 29;
+    }
+    for (; i < end; i++) {
+      h = (h ^ b[i]) * 0xc4ceb9fe1a85ec53L;
+    }
+    h ^= h >>> 33;
+    h *= 0xff51afd7ed558ccdL;
+    h ^= h >>> 33;
+    return (int) h;
+  }
+}

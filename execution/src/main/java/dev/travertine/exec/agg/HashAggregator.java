@@ -1,0 +1,128 @@
+package dev.travertine.exec.agg;
+
+import dev.travertine.exec.op.Columns;
+import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.mergetree.schema.DataType;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+
+/**
+ * Hash aggregation over column vectors: a {@link GroupTable} gives each selected row its group id,
+ * then every aggregate updates its flat state arrays for the whole batch. Each worker thread
+ * aggregates its own batches into its own instance (a partial aggregate); {@link #merge} folds
+ * the partials together. The output is the key columns, then one column per aggregate.
+ */
+public final class HashAggregator {
+  private final int[] keys;
+  private final List<AggCall> calls;
+  private final GroupTable groups;
+  private final AggState[] states;
+  private int[] gid = new int[0];
+  private int[] sel2 = new int[0];
+  private int[] gid2 = new int[0];
+
+  public HashAggregator(List<DataType> inputTypes, int[] keys, List<AggCall> calls) {
+    this.keys = keys.clone();
+    this.calls = List.copyOf(calls);
+    List<DataType> keyTypes = new ArrayList<>();
+    for (int k : keys) {
+      keyTypes.add(inputTypes.get(k));
+    }
+    this.groups = GroupTable.create(keyTypes);
+    this.states = new AggState[calls.size()];
+    for (int i = 0; i < states.length; i++) {
+      AggCall c = calls.get(i);
+      states[i] = AggState.create(c, c.arg() < 0 ? null : inputTypes.get(c.arg()));
+      states[i].grow(groups.size());
+    }
+  }
+
+  /** Aggregates the selected rows of a batch. */
+  public void add(ScanBatch b) {
+    int n = b.size();
+    if (n == 0) {
+      return;
+    }
+    if (gid.length < n) {
+      gid = new int[Math.max(n, 1024)];
+    }
+    ColumnVector[] cols = b.cols();
+    ColumnVector[] keyCols = new ColumnVector[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      keyCols[i] = cols[keys[i]];
+    }
+    int[] sel = b.sel();
+    groups.groupIds(keyCols, sel, n, gid);
+    int size = groups.size();
+    for (int i = 0; i < states.length; i++) {
+      AggCall c = calls.get(i);
+      AggState s = states[i];
+      s.grow(size);
+      ColumnVector arg = c.arg() < 0 ? null : cols[c.arg()];
+      if (c.filter() < 0) {
+        s.add(arg, sel, gid, n);
+      } else {
+        int m = narrow((LongColumnVector) cols[c.filter()], sel, n);
+        s.add(arg, sel2, gid2, m);
+      }
+    }
+  }
+
+  /** Rows (and their groups) where the FILTER column is TRUE, into sel2/gid2. */
+  private int narrow(LongColumnVector f, int[] sel, int n) {
+    if (sel2.length < n) {
+      sel2 = new int[gid.length];
+      gid2 = new int[gid.length];
+    }
+    int m = 0;
+    for (int k = 0; k < n; k++) {
+      int r = f.isRepeating ? 0 : sel[k];
+      if ((f.noNulls || !f.isNull[r]) && f.vector[r] != 0) {
+        sel2[m] = sel[k];
+        gid2[m++] = gid[k];
+      }
+    }
+    return m;
+  }
+
+  /** Folds another worker's partial aggregate into this one. */
+  public void merge(HashAggregator other) {
+    int[] map = groups.mergeFrom(other.groups);
+    for (int i = 0; i < states.length; i++) {
+      states[i].grow(groups.size());
+      states[i].merge(other.states[i], map);
+    }
+  }
+
+  public int groups() {
+    return groups.size();
+  }
+
+  /** Bytes the groups and states hold. */
+  public long bytes() {
+    long b = groups.bytes();
+    for (AggState s : states) {
+      b += s.bytes();
+    }
+    return b;
+  }
+
+  /** The result, in batches of at most {@code batchSize} rows. */
+  public List<ScanBatch> result(int batchSize) {
+    List<ScanBatch> out = new ArrayList<>();
+    int total = groups.size();
+    for (int from = 0; from < total; from += batchSize) {
+      int count = Math.min(batchSize, total - from);
+      ColumnVector[] k = groups.keys(from, count);
+      ColumnVector[] cols = new ColumnVector[k.length + states.length];
+      System.arraycopy(k, 0, cols, 0, k.length);
+      for (int i = 0; i < states.length; i++) {
+        cols[k.length + i] = states[i].result(from, count);
+      }
+      out.add(new ScanBatch(cols, Columns.identity(count), count));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,37 @@
+package dev.travertine.exec.expr;
+
+import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.mergetree.schema.DataType;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+
+/** A column of the input batch. Internally its vector is read in place; {@link #evaluate} copies. */
+final class ColumnExpr extends VecExpr {
+  final int index;
+
+  ColumnExpr(int index, DataType type) {
+    super(type);
+    this.index = index;
+  }
+
+  @Override ColumnVector eval(ScanBatch b) {
+    ColumnVector v = b.cols()[index];
+    if (v == null) {
+      throw new IllegalStateException("Column " + index + " of the batch was not read");
+    }
+    return v;
+  }
+
+  @Override public ColumnVector evaluate(ScanBatch b) {
+    ColumnVector src = eval(b);
+    int n = b.size();
+    if (src.isRepeating) {
+      ColumnVector r = Vecs.alloc(type, Vecs.capacity(b));
+      Vecs.copyRows(src, r, new int[] {0}, 1, type.kind());
+      r.isRepeating = true;
+      return r;
+    }
+    ColumnVector r = Vecs.alloc(type, Vecs.capacity(b));
+    Vecs.copyRows(src, r, b.sel(), n, type.kind());
+    return r;
+  }
+}

@@ -1,0 +1,295 @@
+package dev.travertine.exec.expr;
+
+import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.schema.TypeKind;
+import java.util.Arrays;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+
+/**
+ * = <> < <= > >= and IS [NOT] DISTINCT FROM on two operands of the same physical representation
+ * (long-backed and TIMESTAMP as longs, REAL/DOUBLE as doubles with Java's primitive semantics,
+ * DECIMAL by value, strings by unsigned UTF-8 bytes, which is code-point order). {@link #filter}
+ * writes the matching positions directly, with tight loops for column-vs-constant and
+ * column-vs-column shapes.
+ */
+final class Comparison extends VecExpr {
+  private final Op op;
+  private final VecExpr left;
+  private final VecExpr right;
+  private final Repr repr;
+
+  /** How the operands' values are compared. */
+  enum Repr { LONG, DOUBLE, DECIMAL, BYTES }
+
+  static Repr reprOf(TypeKind k) {
+    if (k.isLongBacked() || k == TypeKind.TIMESTAMP) {
+      return Repr.LONG;
+    }
+    if (k.isDoubleBacked()) {
+      return Repr.DOUBLE;
+    }
+    return k == TypeKind.DECIMAL ? Repr.DECIMAL : Repr.BYTES;
+  }
+
+  Comparison(Op op, VecExpr left, VecExpr right) {
+    super(DataType.of(TypeKind.BOOLEAN));
+    this.op = op;
+    this.left = left;
+    this.right = right;
+    this.repr = reprOf(left.type.kind());
+  }
+
+  private boolean distinctOp() {
+    return op == Op.IS_DISTINCT_FROM || op == Op.IS_NOT_DISTINCT_FROM;
+  }
+
+  @Override ColumnVector eval(ScanBatch batch) {
+    int n = batch.size();
+    int[] sel = batch.sel();
+    LongColumnVector r = Vecs.longs(Vecs.capacity(batch));
+    if (n == 0) {
+      return r;
+    }
+    ColumnVector a = left.eval(batch);
+    ColumnVector b = right.eval(batch);
+    long[] z = r.vector;
+    if (distinctOp()) {
+      boolean want = op == Op.IS_DISTINCT_FROM;
+      for (int k = 0; k < n; k++) {
+        int i = sel[k];
+        z[i] = distinct(a, b, i) == want ? 1 : 0;
+      }
+      return r;
+    }
+    if (!(a.noNulls && b.noNulls)) {
+      Vecs.propagateNulls(r, a, b, sel, n);
+    }
+    int[] tmp = new int[n];
+    int c = compareFilter(a, b, sel, n, tmp, false);
+    for (int k = 0; k < n; k++) {
+      z[sel[k]] = 0;
+    }
+    for (int k = 0; k < c; k++) {
+      z[tmp[k]] = 1;
+    }
+    return r;
+  }
+
+  @Override public int filter(ScanBatch batch, int[] out) {
+    int n = batch.size();
+    if (n == 0) {
+      return 0;
+    }
+    ColumnVector a = left.eval(batch);
+    ColumnVector b = right.eval(batch);
+    int[] sel = batch.sel();
+    if (distinctOp()) {
+      boolean want = op == Op.IS_DISTINCT_FROM;
+      int c = 0;
+      for (int k = 0; k < n; k++) {
+        int i = sel[k];
+        if (distinct(a, b, i) == want) {
+          out[c++] = i;
+        }
+      }
+      return c;
+    }
+    return compareFilter(a, b, sel, n, out, true);
+  }
+
+  /** Rows where the comparison holds; with {@code dropNulls}, NULL rows are removed. */
+  private int compareFilter(ColumnVector a, ColumnVector b, int[] sel, int n, int[] out, boolean dropNulls) {
+    if (a.isRepeating && Vecs.isNull(a, 0) || b.isRepeating && Vecs.isNull(b, 0)) {
+      return 0;
+    }
+    int c = switch (repr) {
+      case LONG -> longs(Vecs.longValues(a), a.isRepeating, Vecs.longValues(b), b.isRepeating, sel, n, out);
+      case DOUBLE -> doubles(((DoubleColumnVector) a).vector, a.isRepeating,
+          ((DoubleColumnVector) b).vector, b.isRepeating, sel, n, out);
+      default -> generic(a, b, sel, n, out);
+    };
+    if (dropNulls && !(a.noNulls && b.noNulls)) {
+      int m = 0;
+      for (int k = 0; k < c; k++) {
+        int i = out[k];
+        if (!Vecs.isNull(a, i) && !Vecs.isNull(b, i)) {
+          out[m++] = i;
+        }
+      }
+      c = m;
+    }
+    return c;
+  }
+
+  private boolean test(int cmp) {
+    return switch (op) {
+      case EQ -> cmp == 0;
+      case NE -> cmp != 0;
+      case LT -> cmp < 0;
+      case LE -> cmp <= 0;
+      case GT -> cmp > 0;
+      case GE -> cmp >= 0;
+      default -> throw new IllegalStateException(op.name());
+    };
+  }
+
+  /** IS DISTINCT FROM for one row. */
+  private boolean distinct(ColumnVector a, ColumnVector b, int i) {
+    boolean an = Vecs.isNull(a, i);
+    boolean bn = Vecs.isNull(b, i);
+    if (an || bn) {
+      return an != bn;
+    }
+    return switch (repr) {
+      case LONG -> Vecs.longValues(a)[a.isRepeating ? 0 : i] != Vecs.longValues(b)[b.isRepeating ? 0 : i];
+      case DOUBLE -> ((DoubleColumnVector) a).vector[a.isRepeating ? 0 : i]
+          != ((DoubleColumnVector) b).vector[b.isRepeating ? 0 : i];
+      default -> compareAt(a, b, i) != 0;
+    };
+  }
+
+  private int compareAt(ColumnVector a, ColumnVector b, int i) {
+    int p = a.isRepeating ? 0 : i;
+    int q = b.isRepeating ? 0 : i;
+    if (repr == Repr.DECIMAL) {
+      return ((DecimalColumnVector) a).vector[p].compareTo(((DecimalColumnVector) b).vector[q]);
+    }
+    BytesColumnVector x = (BytesColumnVector) a;
+    BytesColumnVector y = (BytesColumnVector) b;
+    return Arrays.compareUnsigned(x.vector[p], x.start[p], x.start[p] + x.length[p],
+        y.vector[q], y.start[q], y.start[q] + y.length[q]);
+  }
+
+  private int generic(ColumnVector a, ColumnVector b, int[] sel, int n, int[] out) {
+    int c = 0;
+    if (repr == Repr.BYTES && b.isRepeating && (op == Op.EQ || op == Op.NE)) {
+      BytesColumnVector x = (BytesColumnVector) a;
+      BytesColumnVector y = (BytesColumnVector) b;
+      byte[] cb = y.vector[0];
+      int cs = y.start[0];
+      int cl = y.length[0];
+      boolean eq = op == Op.EQ;
+      if (x.isRepeating) {
+        boolean m = cl == x.length[0] && Arrays.equals(x.vector[0], x.start[0], x.start[0] + cl, cb, cs, cs + cl);
+        if (m == eq) {
+          System.arraycopy(sel, 0, out, 0, n);
+          return n;
+        }
+        return 0;
+      }
+      for (int k = 0; k < n; k++) {
+        int i = sel[k];
+        boolean m = x.length[i] == cl && Arrays.equals(x.vector[i], x.start[i], x.start[i] + cl, cb, cs, cs + cl);
+        if (m == eq) {
+          out[c++] = i;
+        }
+      }
+      return c;
+    }
+    for (int k = 0; k < n; k++) {
+      int i = sel[k];
+      if (test(compareAt(a, b, i))) {
+        out[c++] = i;
+      }
+    }
+    return c;
+  }
+
+  private int longs(long[] x, boolean xr, long[] y, boolean yr, int[] sel, int n, int[] out) {
+    int c = 0;
+    if (xr && yr) {
+      if (test(Long.compare(x[0], y[0]))) {
+        System.arraycopy(sel, 0, out, 0, n);
+        return n;
+      }
+      return 0;
+    }
+    if (yr || xr) {
+      // column op constant; a constant on the left flips the operator
+      long v = yr ? y[0] : x[0];
+      long[] col = yr ? x : y;
+      Op o = yr ? op : flip(op);
+      switch (o) {
+        case EQ -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] == v) { out[c++] = i; } } }
+        case NE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] != v) { out[c++] = i; } } }
+        case LT -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] < v) { out[c++] = i; } } }
+        case LE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] <= v) { out[c++] = i; } } }
+        case GT -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] > v) { out[c++] = i; } } }
+        case GE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] >= v) { out[c++] = i; } } }
+        default -> throw new IllegalStateException(o.name());
+      }
+      return c;
+    }
+    switch (op) {
+      case EQ -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (x[i] == y[i]) { out[c++] = i; } } }
+      case NE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (x[i] != y[i]) { out[c++] = i; } } }
+      case LT -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (x[i] < y[i]) { out[c++] = i; } } }
+      case LE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (x[i] <= y[i]) { out[c++] = i; } } }
+      case GT -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (x[i] > y[i]) { out[c++] = i; } } }
+      case GE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (x[i] >= y[i]) { out[c++] = i; } } }
+      default -> throw new IllegalStateException(op.name());
+    }
+    return c;
+  }
+
+  private int doubles(double[] x, boolean xr, double[] y, boolean yr, int[] sel, int n, int[] out) {
+    int c = 0;
+    if (xr && yr) {
+      if (holds(op, x[0], y[0])) {
+        System.arraycopy(sel, 0, out, 0, n);
+        return n;
+      }
+      return 0;
+    }
+    if (yr || xr) {
+      double v = yr ? y[0] : x[0];
+      double[] col = yr ? x : y;
+      Op o = yr ? op : flip(op);
+      switch (o) {
+        case EQ -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] == v) { out[c++] = i; } } }
+        case NE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] != v) { out[c++] = i; } } }
+        case LT -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] < v) { out[c++] = i; } } }
+        case LE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] <= v) { out[c++] = i; } } }
+        case GT -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] > v) { out[c++] = i; } } }
+        case GE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] >= v) { out[c++] = i; } } }
+        default -> throw new IllegalStateException(o.name());
+      }
+      return c;
+    }
+    for (int k = 0; k < n; k++) {
+      int i = sel[k];
+      if (holds(op, x[i], y[i])) {
+        out[c++] = i;
+      }
+    }
+    return c;
+  }
+
+  private static boolean holds(Op op, double u, double v) {
+    return switch (op) {
+      case EQ -> u == v;
+      case NE -> u != v;
+      case LT -> u < v;
+      case LE -> u <= v;
+      case GT -> u > v;
+      case GE -> u >= v;
+      default -> throw new IllegalStateException(op.name());
+    };
+  }
+
+  /** The operator with its operands swapped: {@code c < x} is {@code x > c}. */
+  static Op flip(Op op) {
+    return switch (op) {
+      case LT -> Op.GT;
+      case LE -> Op.GE;
+      case GT -> Op.LT;
+      case GE -> Op.LE;
+      default -> op;
+    };
+  }
+}

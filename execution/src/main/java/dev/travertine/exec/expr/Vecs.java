@@ -1,0 +1,192 @@
+package dev.travertine.exec.expr;
+
+import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.schema.TypeKind;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
+
+/** Vector allocation and small helpers shared by the evaluators. */
+final class Vecs {
+  private Vecs() {}
+
+  /** The vector length a result needs: one past the largest selected position (at least 1). */
+  static int capacity(ScanBatch b) {
+    int[] sel = b.sel();
+    int max = 0;
+    for (int k = 0; k < b.size(); k++) {
+      max = Math.max(max, sel[k]);
+    }
+    return max + 1;
+  }
+
+  /** A fresh vector for values of type {@code t}, without nulls, strings buffer initialised. */
+  static ColumnVector alloc(DataType t, int cap) {
+    ColumnVector v = switch (t.kind()) {
+      case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DATE -> new LongColumnVector(cap);
+      case REAL, DOUBLE -> new DoubleColumnVector(cap);
+      case DECIMAL -> new DecimalColumnVector(cap, t.precision(), t.scale());
+      case CHAR, VARCHAR -> {
+        BytesColumnVector b = new BytesColumnVector(cap);
+        b.initBuffer();
+        yield b;
+      }
+      case TIMESTAMP -> new TimestampColumnVector(cap);
+    };
+    v.noNulls = true;
+    return v;
+  }
+
+  static LongColumnVector longs(int cap) {
+    LongColumnVector v = new LongColumnVector(cap);
+    v.noNulls = true;
+    return v;
+  }
+
+  /** The long values behind a long-backed or TIMESTAMP vector (milliseconds for TIMESTAMP). */
+  static long[] longValues(ColumnVector v) {
+    return v instanceof TimestampColumnVector t ? t.time : ((LongColumnVector) v).vector;
+  }
+
+  /** Whether position {@code i} (already mapped for repetition) is NULL. */
+  static boolean isNull(ColumnVector v, int i) {
+    return !v.noNulls && v.isNull[v.isRepeating ? 0 : i];
+  }
+
+  /** Marks position {@code i} NULL. */
+  static void setNull(ColumnVector v, int i) {
+    v.noNulls = false;
+    v.isNull[i] = true;
+  }
+
+  /** Sets a TIMESTAMP value from milliseconds (time[] holds millis, nanos the sub-second part). */
+  static void setMillis(TimestampColumnVector v, int i, long millis) {
+    v.time[i] = millis;
+    v.nanos[i] = (int) Math.floorMod(millis, 1000L) * 1_000_000;
+  }
+
+  /** A batch with the same columns and another selection. */
+  static ScanBatch withSel(ScanBatch b, int[] sel, int n) {
+    return new ScanBatch(b.cols(), sel, n);
+  }
+
+  /**
+   * Result null flags for a strict operator over two inputs: NULL where either is. Sets
+   * {@code r.noNulls} and {@code r.isNull[sel[..]]}; returns whether any row may be NULL.
+   */
+  static boolean propagateNulls(ColumnVector r, ColumnVector a, ColumnVector b, int[] sel, int n) {
+    if (a.noNulls && b.noNulls) {
+      r.noNulls = true;
+      return false;
+    }
+    r.noNulls = false;
+    boolean[] rn = r.isNull;
+    boolean[] an = a.isNull;
+    boolean[] bn = b.isNull;
+    boolean aNo = a.noNulls;
+    boolean bNo = b.noNulls;
+    boolean ar = a.isRepeating;
+    boolean br = b.isRepeating;
+    for (int k = 0; k < n; k++) {
+      int i = sel[k];
+      rn[i] = (!aNo && an[ar ? 0 : i]) || (!bNo && bn[br ? 0 : i]);
+    }
+    return true;
+  }
+
+  /** Result null flags for a strict operator over one input. */
+  static boolean propagateNulls(ColumnVector r, ColumnVector a, int[] sel, int n) {
+    if (a.noNulls) {
+      r.noNulls = true;
+      return false;
+    }
+    r.noNulls = false;
+    boolean[] an = a.isNull;
+    if (a.isRepeating) {
+      boolean x = an[0];
+      for (int k = 0; k < n; k++) {
+        r.isNull[sel[k]] = x;
+      }
+    } else {
+      for (int k = 0; k < n; k++) {
+        int i = sel[k];
+        r.isNull[i] = an[i];
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Copies the values of rows {@code sel[0..n)} from {@code src} (possibly repeating) into the same
+   * positions of {@code dst}, NULLs included. Strings are referenced, not copied.
+   */
+  static void copyRows(ColumnVector src, ColumnVector dst, int[] sel, int n, TypeKind kind) {
+    boolean rep = src.isRepeating;
+    for (int k = 0; k < n; k++) {
+      int i = sel[k];
+      int s = rep ? 0 : i;
+      if (!src.noNulls && src.isNull[s]) {
+        dst.noNulls = false;
+        dst.isNull[i] = true;
+        continue;
+      }
+      dst.isNull[i] = false;
+      switch (kind) {
+        case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DATE ->
+            ((LongColumnVector) dst).vector[i] = ((LongColumnVector) src).vector[s];
+        case REAL, DOUBLE -> ((DoubleColumnVector) dst).vector[i] = ((DoubleColumnVector) src).vector[s];
+        case DECIMAL -> ((DecimalColumnVector) dst).vector[i].set(((DecimalColumnVector) src).vector[s]);
+        case CHAR, VARCHAR -> {
+          BytesColumnVector x = (BytesColumnVector) src;
+          ((BytesColumnVector) dst).setRef(i, x.vector[s], x.start[s], x.length[s]);
+        }
+        case TIMESTAMP -> {
+          TimestampColumnVector x = (TimestampColumnVector) src;
+          TimestampColumnVector y = (TimestampColumnVector) dst;
+          y.time[i] = x.time[s];
+          y.nanos[i] = x.nanos[s];
+        }
+      }
+    }
+  }
+
+  /** Marks rows {@code sel[0..n)} of {@code dst} NULL. */
+  static void setNulls(ColumnVector dst, int[] sel, int n) {
+    if (n == 0) {
+      return;
+    }
+    dst.noNulls = false;
+    for (int k = 0; k < n; k++) {
+      dst.isNull[sel[k]] = true;
+    }
+    if (dst instanceof BytesColumnVector b) {
+      for (int k = 0; k < n; k++) {
+        b.setRef(sel[k], EMPTY, 0, 0);
+      }
+    }
+  }
+
+  static final byte[] EMPTY = new byte[0];
+
+  /**
+   * The rows of {@code sel[0..n)} that are not in {@code sub[0..m)} (a subsequence of sel, same
+   * order), written to {@code out}; returns their count.
+   */
+  static int difference(int[] sel, int n, int[] sub, int m, int[] out) {
+    int j = 0;
+    int c = 0;
+    for (int k = 0; k < n; k++) {
+      int i = sel[k];
+      if (j < m && sub[j] == i) {
+        j++;
+      } else {
+        out[c++] = i;
+      }
+    }
+    return c;
+  }
+}

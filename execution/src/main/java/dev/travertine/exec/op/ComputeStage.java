@@ -1,0 +1,84 @@
+package dev.travertine.exec.op;
+
+import dev.travertine.exec.expr.Evaluators;
+import dev.travertine.exec.expr.Expr;
+import dev.travertine.exec.expr.VectorExpression;
+import dev.travertine.mergetree.scan.BatchStage;
+import dev.travertine.mergetree.scan.ScanBatch;
+import java.util.List;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+
+/**
+ * Filters and projections applied to each batch, in order: a filter narrows the selection vector
+ * (the rows stay where they are), a projection evaluates its expressions into new vectors (a
+ * bare column reference passes its vector on). Optionally first picks the scan's fields out of a
+ * scan batch (indexed by table column). One instance per thread.
+ */
+public final class ComputeStage implements BatchStage {
+  private final int[] scanColumns;
+  private final VectorExpression[] filters;
+  private final VectorExpression[][] projects;
+  private final int[][] passThrough;
+  private final Runnable cancelCheck;
+
+  /**
+   * @param scanColumns table column of each field when the input is a scan batch (null: the
+   *     input's columns are the fields)
+   * @param steps Filter and Project steps only
+   */
+  public ComputeStage(int[] scanColumns, List<Step> steps, Runnable cancelCheck) {
+    this.scanColumns = scanColumns;
+    this.cancelCheck = cancelCheck;
+    int n = steps.size();
+    filters = new VectorExpression[n];
+    projects = new VectorExpression[n][];
+    passThrough = new int[n][];
+    for (int i = 0; i < n; i++) {
+      Step s = steps.get(i);
+      if (s instanceof Step.Filter f) {
+        filters[i] = Evaluators.compile(f.condition());
+      } else if (s instanceof Step.Project p) {
+        List<Expr> exprs = p.exprs();
+        projects[i] = new VectorExpression[exprs.size()];
+        passThrough[i] = new int[exprs.size()];
+        for (int j = 0; j < exprs.size(); j++) {
+          Expr e = exprs.get(j);
+          if (e instanceof Expr.Column c) {
+            passThrough[i][j] = c.index();
+          } else {
+            passThrough[i][j] = -1;
+            projects[i][j] = Evaluators.compile(e);
+          }
+        }
+      } else {
+        throw new IllegalArgumentException("Not a per-row step: " + s);
+      }
+    }
+  }
+
+  @Override
+  public ScanBatch apply(ScanBatch b) {
+    cancelCheck.run();
+    if (scanColumns != null) {
+      ColumnVector[] fields = new ColumnVector[scanColumns.length];
+      for (int i = 0; i < fields.length; i++) {
+        fields[i] = b.cols()[scanColumns[i]];
+      }
+      b = new ScanBatch(fields, b.sel(), b.size());
+    }
+    for (int i = 0; i < filters.length && b.size() > 0; i++) {
+      if (filters[i] != null) {
+        int m = filters[i].filter(b, b.sel());
+        b = new ScanBatch(b.cols(), b.sel(), m);
+      } else {
+        ColumnVector[] out = new ColumnVector[projects[i].length];
+        for (int j = 0; j < out.length; j++) {
+          int src = passThrough[i][j];
+          out[j] = src >= 0 ? b.cols()[src] : projects[i][j].evaluate(b);
+        }
+        b = new ScanBatch(out, b.sel(), b.size());
+      }
+    }
+    return b;
+  }
+}

@@ -1,0 +1,300 @@
+package dev.travertine.exec.op;
+
+import dev.travertine.exec.agg.AggCall;
+import dev.travertine.exec.agg.HashAggregator;
+import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.mergetree.scan.BatchStage;
+import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.mergetree.scan.TableScanner;
+import dev.travertine.mergetree.schema.DataType;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+
+/**
+ * Runs a {@link Fragment}. The steps up to the first aggregate or sort run in the scan's worker
+ * threads (each worker filters, computes and — for an aggregate or top-N — builds a partial state
+ * of its own); the partial states are merged when the scan ends, and the remaining steps run on
+ * the result in the caller's thread. Every stage checks for cancellation once per batch.
+ */
+public final class FragmentRunner {
+  private final Fragment fragment;
+  private final ScanSource scan;
+  private final Runnable cancelCheck;
+  private final MemoryTracker memory;
+  private final int batchSize;
+
+  private FragmentRunner(Fragment fragment, ScanSource scan, Runnable cancelCheck, MemoryTracker memory,
+      int batchSize) {
+    this.fragment = fragment;
+    this.scan = scan;
+    this.cancelCheck = cancelCheck;
+    this.memory = memory;
+    this.batchSize = batchSize;
+  }
+
+  /**
+   * Starts the fragment; its output streams from the returned iterator. {@code cancelCheck} throws
+   * when the query is cancelled; operator states are charged to {@code memory}.
+   */
+  public static BatchIterator run(Fragment fragment, ScanSource scan, Runnable cancelCheck, MemoryTracker memory,
+      int batchSize) throws IOException {
+    return new FragmentRunner(fragment, scan, cancelCheck, memory, batchSize).start();
+  }
+
+  private static boolean perRow(Step s) {
+    return s instanceof Step.Filter || s instanceof Step.Project;
+  }
+
+  private BatchIterator start() throws IOException {
+    List<Step> steps = fragment.steps();
+    int i = 0;
+    while (i < steps.size() && perRow(steps.get(i))) {
+      i++;
+    }
+    List<Step> prefix = steps.subList(0, i);
+    int[] cols = fragment.scanColumns();
+    List<DataType> types = fragment.types().get(i);
+    BatchIterator it;
+    Step breaker = i < steps.size() ? steps.get(i) : null;
+    if (breaker instanceof Step.Aggregate a) {
+      ScanSource.Statistics stats = prefix.isEmpty() && fromStatistics(a) ? scan.statistics() : null;
+      if (stats != null && answerable(a, stats)) {
+        it = statisticsRow(a, stats, fragment.types().get(i + 1));
+      } else {
+        List<HashAggregator> partials = Collections.synchronizedList(new ArrayList<>());
+        drain(() -> {
+          ComputeStage cs = new ComputeStage(cols, prefix, cancelCheck);
+          HashAggregator h = new HashAggregator(types, a.keys(), a.calls());
+          MemoryTracker.Account acct = memory.account();
+          partials.add(h);
+          return b -> {
+            h.add(cs.apply(b));
+            acct.resize(h.bytes());
+            return null;
+          };
+        }, -1);
+        it = of(merge(partials, types, a).result(batchSize));
+      }
+      i++;
+    } else if (breaker instanceof Step.Sort s && !s.keys().isEmpty()) {
+      List<SortBuffer> partials = Collections.synchronizedList(new ArrayList<>());
+      drain(() -> {
+        ComputeStage cs = new ComputeStage(cols, prefix, cancelCheck);
+        SortBuffer buf = new SortBuffer(types, s.keys(), s.bound());
+        MemoryTracker.Account acct = memory.account();
+        partials.add(buf);
+        return b -> {
+          buf.add(cs.apply(b));
+          acct.resize(buf.bytes());
+          return null;
+        };
+      }, -1);
+      it = of(merge(partials, types, s).result(s.offset(), s.fetch(), batchSize));
+      i++;
+    } else if (breaker instanceof Step.Sort s) {
+      it = limit(scanned(cols, prefix, s.bound()), s.offset(), s.fetch());
+      i++;
+    } else {
+      it = scanned(cols, prefix, -1);
+    }
+    return rest(it, i);
+  }
+
+  /** The remaining steps, from {@code i}, on the caller's thread. */
+  private BatchIterator rest(BatchIterator it, int i) throws IOException {
+    List<Step> steps = fragment.steps();
+    while (i < steps.size()) {
+      List<DataType> types = fragment.types().get(i);
+      Step s = steps.get(i);
+      if (perRow(s)) {
+        int j = i;
+        while (j < steps.size() && perRow(steps.get(j))) {
+          j++;
+        }
+        it = staged(it, new ComputeStage(null, steps.subList(i, j), cancelCheck));
+        i = j;
+        continue;
+      }
+      try (BatchIterator in = it) {
+        if (s instanceof Step.Aggregate a) {
+          HashAggregator h = new HashAggregator(types, a.keys(), a.calls());
+          MemoryTracker.Account acct = memory.account();
+          ScanBatch b;
+          while ((b = next(in)) != null) {
+            h.add(b);
+            acct.resize(h.bytes());
+          }
+          it = of(h.result(batchSize));
+        } else if (s instanceof Step.Sort sort && !sort.keys().isEmpty()) {
+          SortBuffer buf = new SortBuffer(types, sort.keys(), sort.bound());
+          MemoryTracker.Account acct = memory.account();
+          ScanBatch b;
+          while ((b = next(in)) != null) {
+            buf.add(b);
+            acct.resize(buf.bytes());
+          }
+          it = of(buf.result(sort.offset(), sort.fetch(), batchSize));
+        } else if (s instanceof Step.Sort sort) {
+          it = limit(in, sort.offset(), sort.fetch());
+          i++;
+          continue; // "in" stays open inside the limit
+        }
+      }
+      i++;
+    }
+    return it;
+  }
+
+  private ScanBatch next(BatchIterator in) throws IOException {
+    cancelCheck.run();
+    return in.next();
+  }
+
+  /** COUNT(*), MIN and MAX without GROUP BY, DISTINCT or FILTER: what part metadata may answer. */
+  private static boolean fromStatistics(Step.Aggregate a) {
+    return a.keys().length == 0 && a.calls().stream().allMatch(c -> c.filter() < 0 && !c.distinct()
+        && (c.function() == AggCall.AggFunction.COUNT ? c.arg() < 0
+            : c.function() == AggCall.AggFunction.MIN || c.function() == AggCall.AggFunction.MAX));
+  }
+
+  private static boolean answerable(Step.Aggregate a, ScanSource.Statistics stats) {
+    return a.calls().stream().allMatch(c -> c.arg() < 0 || stats.known()[c.arg()]);
+  }
+
+  /** The one row of COUNT(*)/MIN/MAX from part metadata, without reading data. */
+  private static BatchIterator statisticsRow(Step.Aggregate a, ScanSource.Statistics stats, List<DataType> types) {
+    ColumnVector[] cols = new ColumnVector[a.calls().size()];
+    for (int c = 0; c < cols.length; c++) {
+      AggCall call = a.calls().get(c);
+      cols[c] = Columns.newVector(types.get(c), 1);
+      Object v = call.arg() < 0 ? (Object) stats.rows()
+          : call.function() == AggCall.AggFunction.MIN ? stats.min()[call.arg()] : stats.max()[call.arg()];
+      Vectors.set(cols[c], types.get(c), 0, v);
+    }
+    return of(List.of(new ScanBatch(cols, new int[] {0}, 1)));
+  }
+
+  /** Runs the scan to its end; the stages keep what they compute. */
+  private void drain(BatchStage.Factory stages, long limit) throws IOException {
+    try (TableScanner s = scan.open(stages, limit)) {
+      while (s.next() != null) {
+        cancelCheck.run();
+      }
+    }
+  }
+
+  private static HashAggregator merge(List<HashAggregator> partials, List<DataType> types, Step.Aggregate a) {
+    if (partials.isEmpty()) {
+      return new HashAggregator(types, a.keys(), a.calls());
+    }
+    // The largest partial absorbs the others.
+    List<HashAggregator> ps = new ArrayList<>(partials);
+    ps.sort((x, y) -> Integer.compare(y.groups(), x.groups()));
+    HashAggregator into = ps.get(0);
+    for (int k = 1; k < ps.size(); k++) {
+      into.merge(ps.get(k));
+    }
+    return into;
+  }
+
+  private static SortBuffer merge(List<SortBuffer> partials, List<DataType> types, Step.Sort s) {
+    if (partials.isEmpty()) {
+      return new SortBuffer(types, s.keys(), s.bound());
+    }
+    SortBuffer into = partials.get(0);
+    for (int k = 1; k < partials.size(); k++) {
+      into.merge(partials.get(k));
+    }
+    return into;
+  }
+
+  /** The scan's batches after the per-row prefix (run in its worker threads). */
+  private BatchIterator scanned(int[] cols, List<Step> prefix, long limit) {
+    TableScanner s = scan.open(() -> new ComputeStage(cols, prefix, cancelCheck), limit);
+    return new BatchIterator() {
+      @Override public ScanBatch next() throws IOException {
+        cancelCheck.run();
+        return s.next();
+      }
+
+      @Override public void close() throws IOException {
+        s.close();
+      }
+    };
+  }
+
+  private static BatchIterator staged(BatchIterator in, ComputeStage stage) {
+    return new BatchIterator() {
+      @Override public ScanBatch next() throws IOException {
+        ScanBatch b;
+        while ((b = in.next()) != null) {
+          b = stage.apply(b);
+          if (b.size() > 0) {
+            return b;
+          }
+        }
+        return null;
+      }
+
+      @Override public void close() throws IOException {
+        in.close();
+      }
+    };
+  }
+
+  /** Skips {@code offset} rows, then passes at most {@code fetch} (-1 = all). */
+  static BatchIterator limit(BatchIterator in, long offset, long fetch) {
+    return new BatchIterator() {
+      long skipped;
+      long passed;
+
+      @Override public ScanBatch next() throws IOException {
+        while (fetch < 0 || passed < fetch) {
+          ScanBatch b = in.next();
+          if (b == null) {
+            return null;
+          }
+          int from = (int) Math.min(b.size(), offset - skipped);
+          skipped += from;
+          int n = b.size() - from;
+          if (fetch >= 0) {
+            n = (int) Math.min(n, fetch - passed);
+          }
+          if (n <= 0) {
+            continue;
+          }
+          passed += n;
+          return from == 0 ? new ScanBatch(b.cols(), b.sel(), n)
+              : new ScanBatch(b.cols(), Arrays.copyOfRange(b.sel(), from, from + n), n);
+        }
+        return null;
+      }
+
+      @Override public void close() throws IOException {
+        in.close();
+      }
+    };
+  }
+
+  static BatchIterator of(List<ScanBatch> batches) {
+    Iterator<ScanBatch> it = batches.iterator();
+    return new BatchIterator() {
+      @Override public ScanBatch next() {
+        while (it.hasNext()) {
+          ScanBatch b = it.next();
+          if (b.size() > 0) {
+            return b;
+          }
+        }
+        return null;
+      }
+
+      @Override public void close() {}
+    };
+  }
+}

@@ -1,0 +1,171 @@
+package dev.travertine.exec.op;
+
+import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.schema.TypeKind;
+import it.unimi.dsi.fastutil.longs.LongArrays;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+
+/**
+ * ORDER BY with an optional bound (top-N): keeps the batches it is given and a reference
+ * (batch, position) per row, sorts the references on the keys, and copies rows out in order.
+ * With a bound it compacts whenever it holds more than twice the bound: only the best
+ * {@code bound} rows survive, copied into one batch, so memory stays proportional to the bound.
+ * Ties keep their input order. Each worker fills its own buffer; {@link #merge} combines them.
+ */
+public final class SortBuffer {
+  private final List<DataType> types;
+  private final Step.SortKey[] keys;
+  private final TypeKind[] keyKinds;
+  private final long bound;
+  private final int compactAt;
+  private List<ScanBatch> batches = new ArrayList<>();
+  private long[] refs = new long[1024];
+  private int count;
+  /** Estimated bytes of the batches held. */
+  private long held;
+
+  /** {@code bound}: the rows to keep from the start of the order (-1 = all). */
+  public SortBuffer(List<DataType> types, List<Step.SortKey> keys, long bound) {
+    this.types = List.copyOf(types);
+    this.keys = keys.toArray(Step.SortKey[]::new);
+    this.keyKinds = new TypeKind[this.keys.length];
+    for (int i = 0; i < this.keys.length; i++) {
+      keyKinds[i] = types.get(this.keys[i].field()).kind();
+    }
+    this.bound = bound;
+    this.compactAt = bound < 0 ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE / 2, Math.max(2 * bound, 4096));
+  }
+
+  /** Rows held. */
+  public int rows() {
+    return count;
+  }
+
+  /** Adds a batch's selected rows (the buffer keeps the batch). */
+  public void add(ScanBatch b) {
+    int n = b.size();
+    if (n == 0) {
+      return;
+    }
+    if (batches.size() >= (1 << 30)) {
+      throw new IllegalStateException("Cannot sort: too many batches");
+    }
+    long bi = (long) batches.size() << 32;
+    batches.add(b);
+    held += estimate(b);
+    if (count + n > refs.length) {
+      refs = java.util.Arrays.copyOf(refs, Math.max(refs.length * 2, count + n));
+    }
+    int[] sel = b.sel();
+    for (int k = 0; k < n; k++) {
+      refs[count++] = bi | sel[k];
+    }
+    if (count > compactAt) {
+      compact();
+    }
+  }
+
+  /** Adds every row another buffer holds. */
+  public void merge(SortBuffer other) {
+    for (ScanBatch b : other.materialize(0, other.count, Integer.MAX_VALUE)) {
+      add(b);
+    }
+  }
+
+  /** Bytes held: the references and the batches' vectors (strings by their selected bytes). */
+  public long bytes() {
+    return 8L * refs.length + held;
+  }
+
+  private static long estimate(ScanBatch b) {
+    long bytes = 0;
+    for (ColumnVector v : b.cols()) {
+      if (v instanceof org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector s && !s.isRepeating) {
+        for (int k = 0; k < b.size(); k++) {
+          bytes += 16 + s.length[b.sel()[k]];
+        }
+      } else {
+        bytes += 9L * (v.isRepeating ? 1 : v.isNull.length);
+      }
+    }
+    return bytes;
+  }
+
+  private void sort() {
+    LongArrays.quickSort(refs, 0, count, this::compareRefs);
+  }
+
+  private int compareRefs(long a, long b) {
+    ScanBatch x = batches.get((int) (a >>> 32));
+    ScanBatch y = batches.get((int) (b >>> 32));
+    int ra = (int) a;
+    int rb = (int) b;
+    for (int i = 0; i < keys.length; i++) {
+      Step.SortKey k = keys[i];
+      ColumnVector va = x.cols()[k.field()];
+      ColumnVector vb = y.cols()[k.field()];
+      boolean na = Vectors.isNull(va, ra);
+      boolean nb = Vectors.isNull(vb, rb);
+      int c;
+      if (na || nb) {
+        if (na == nb) {
+          continue;
+        }
+        return na == k.nullsFirst() ? -1 : 1;
+      }
+      c = Vectors.compare(va, ra, vb, rb, keyKinds[i]);
+      if (c != 0) {
+        return k.descending() ? -c : c;
+      }
+    }
+    return Long.compare(a, b);
+  }
+
+  private void compact() {
+    sort();
+    int keep = (int) Math.min(count, bound);
+    List<ScanBatch> kept = materialize(0, keep, Integer.MAX_VALUE);
+    batches = new ArrayList<>(kept);
+    count = 0;
+    held = 0;
+    kept.forEach(k -> held += estimate(k));
+    for (int j = 0; j < kept.size(); j++) {
+      ScanBatch b = kept.get(j);
+      long bi = (long) j << 32;
+      for (int k = 0; k < b.size(); k++) {
+        refs[count++] = bi | b.sel()[k];
+      }
+    }
+  }
+
+  /** Rows {@code from .. to)} of the sorted references, copied into batches of {@code batchSize}. */
+  private List<ScanBatch> materialize(int from, int to, int batchSize) {
+    List<ScanBatch> out = new ArrayList<>();
+    for (int start = from; start < to; start += batchSize) {
+      int n = Math.min(batchSize, to - start);
+      ColumnVector[] cols = new ColumnVector[types.size()];
+      for (int c = 0; c < cols.length; c++) {
+        cols[c] = Columns.newVector(types.get(c), n);
+        TypeKind kind = types.get(c).kind();
+        for (int i = 0; i < n; i++) {
+          long r = refs[start + i];
+          Vectors.copy(batches.get((int) (r >>> 32)).cols()[c], (int) r, cols[c], i, kind);
+        }
+      }
+      out.add(new ScanBatch(cols, Columns.identity(n), n));
+    }
+    return out;
+  }
+
+  /** The sorted rows after skipping {@code offset}, at most {@code fetch} (-1 = all). */
+  public List<ScanBatch> result(long offset, long fetch, int batchSize) {
+    sort();
+    int from = (int) Math.min(count, offset);
+    int to = fetch < 0 ? count : (int) Math.min(count, offset + fetch);
+    return materialize(from, to, batchSize);
+  }
+}

@@ -1,0 +1,47 @@
+package dev.travertine.exec.op;
+
+import dev.travertine.exec.agg.AggCall;
+import dev.travertine.exec.expr.Expr;
+import java.util.List;
+
+/**
+ * One operator of a vectorized {@link Fragment}, applied to the output of the step before it (the
+ * first to the scan's fields). Field indexes are positions in the input's fields.
+ */
+public sealed interface Step {
+
+  /** Keeps the rows where {@code condition} is TRUE. */
+  record Filter(Expr condition) implements Step {}
+
+  /** Computes the output fields. */
+  record Project(List<Expr> exprs) implements Step {
+    public Project {
+      exprs = List.copyOf(exprs);
+    }
+  }
+
+  /** Groups by the {@code keys} fields; outputs the keys, then one field per call. */
+  record Aggregate(int[] keys, List<AggCall> calls) implements Step {
+    public Aggregate {
+      calls = List.copyOf(calls);
+    }
+  }
+
+  /**
+   * Orders by {@code keys} (none: keeps the input order), then skips {@code offset} rows and
+   * keeps {@code fetch} (-1 = all).
+   */
+  record Sort(List<SortKey> keys, long offset, long fetch) implements Step {
+    public Sort {
+      keys = List.copyOf(keys);
+    }
+
+    /** Rows kept from the start of the order: offset + fetch, or -1 for all. */
+    public long bound() {
+      return fetch < 0 ? -1 : offset + fetch;
+    }
+  }
+
+  /** A sort key: field, direction and where NULLs go. */
+  record SortKey(int field, boolean descending, boolean nullsFirst) {}
+}
