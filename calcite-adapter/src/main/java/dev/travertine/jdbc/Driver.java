@@ -95,7 +95,8 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
         Database db;
         java.util.Map<String, String> storage = new java.util.HashMap<>();
         for (String k : p.stringPropertyNames()) {
-          if (k.startsWith("s3.") || k.startsWith("hadoop.") || k.startsWith("storage.")) {
+          if (k.startsWith("s3.") || k.startsWith("hadoop.") || k.startsWith("storage.")
+              || k.equals(dev.travertine.mergetree.scan.DecodedColumnCache.SIZE_KEY)) {
             storage.put(k, p.getProperty(k));
           }
         }

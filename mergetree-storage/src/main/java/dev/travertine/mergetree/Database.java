@@ -92,6 +92,11 @@ public final class Database implements AutoCloseable {
       throws IOException {
     this.storage = Map.copyOf(storage);
     this.fsync = fsync(storage);
+    // The decoded-column cache: the context's own, unless the properties size one for this database.
+    EngineContext withCache = storage.containsKey(dev.travertine.mergetree.scan.DecodedColumnCache.SIZE_KEY)
+        ? ctx.withColumnCache(new dev.travertine.mergetree.scan.DecodedColumnCache(
+            dev.travertine.mergetree.scan.DecodedColumnCache.size(storage), ctx.events()))
+        : ctx;
     if (storage.containsKey("storage.cache_max_bytes") || storage.containsKey("storage.cache_path")) {
       String path = storage.getOrDefault("storage.cache_path", "");
       dev.travertine.io.read.SegmentCache.configure(
@@ -116,7 +121,7 @@ public final class Database implements AutoCloseable {
           + ": it is in use by another process (lock file " + this.dir.resolve("LOCK") + ")");
     }
     this.lock = l;
-    this.ctx = ctx;
+    this.ctx = withCache;
     this.ownsExecutors = ownsExecutors;
     this.queries = new dev.travertine.mergetree.query.QueryRegistry(ctx.clock());
   }

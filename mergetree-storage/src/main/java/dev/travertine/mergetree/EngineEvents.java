@@ -28,6 +28,12 @@ public final class EngineEvents {
   public static final String MUTATED_ROWS = "MutatedRows";
   public static final String MUTATION_REVERSIONED_PARTS = "MutationReversionedParts";
   public static final String MUTATIONS_APPLIED_ON_FLY = "MutationsAppliedOnFlyInAllParts";
+  /** Column tasks (one column of a part or part stripe) served from the decoded-column cache. */
+  public static final String UNCOMPRESSED_CACHE_HITS = "UncompressedCacheHits";
+  /** Column tasks decoded while a scan used the decoded-column cache. */
+  public static final String UNCOMPRESSED_CACHE_MISSES = "UncompressedCacheMisses";
+  /** Bytes of entries the decoded-column cache evicted to stay within its size. */
+  public static final String UNCOMPRESSED_CACHE_WEIGHT_LOST = "UncompressedCacheWeightLost";
 
   private final Map<String, LongAdder> counters = new ConcurrentHashMap<>();
 

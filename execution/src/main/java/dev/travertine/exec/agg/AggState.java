@@ -5,6 +5,7 @@ import dev.travertine.mergetree.schema.DataType;
 import dev.travertine.mergetree.schema.TypeKind;
 import java.math.BigDecimal;
 import java.math.MathContext;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.util.Arrays;
 import org.apache.hadoop.hive.common.type.HiveDecimal;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
@@ -25,6 +26,18 @@ abstract class AggState {
 
   /** Adds rows {@code sel[k]} to groups {@code gid[k]}, k < n ({@code arg} is null for COUNT(*)). */
   abstract void add(ColumnVector arg, int[] sel, int[] gid, int n);
+
+  /**
+   * Adds rows {@code sel[k]}, k < n, all to group 0 (no GROUP BY); {@code zeros} holds n zeros.
+   * States with a faster loop for one group override it.
+   */
+  void addAll(ColumnVector arg, int[] sel, int n, int[] zeros) {
+    add(arg, sel, zeros, n);
+  }
+
+  static boolean dense(int[] sel, int n) {
+    return n > 0 && sel[n - 1] == n - 1;
+  }
 
   /** Adds {@code other}'s states: its group g into our group {@code map[g]}. */
   abstract void merge(AggState other, int[] map);
@@ -51,7 +64,8 @@ abstract class AggState {
   static AggState create(AggCall call, DataType argType) {
     DataType out = call.type();
     return switch (call.function()) {
-      case COUNT -> call.distinct() ? new CountDistinct(argType) : new Count(call.arg() < 0);
+      case COUNT -> !call.distinct() ? new Count(call.arg() < 0)
+          : argType.kind().isLongBacked() ? new LongCountDistinct() : new CountDistinct(argType);
       case SUM, SUM0, AVG -> {
         Sum s = argType.kind().isDoubleBacked() ? new DoubleSum()
             : argType.kind() == TypeKind.DECIMAL ? new DecimalSum() : new LongSum();
@@ -98,6 +112,14 @@ abstract class AggState {
             c[gid[k]]++;
           }
         }
+      }
+    }
+
+    @Override void addAll(ColumnVector arg, int[] sel, int n, int[] zeros) {
+      if (star || arg.noNulls) {
+        counts[0] += n;
+      } else {
+        add(arg, sel, zeros, n);
       }
     }
 
@@ -199,6 +221,27 @@ abstract class AggState {
       }
     }
 
+    @Override void addAll(ColumnVector arg, int[] sel, int n, int[] zeros) {
+      LongColumnVector a = (LongColumnVector) arg;
+      if (!a.noNulls || a.isRepeating) {
+        add(arg, sel, zeros, n);
+        return;
+      }
+      long[] vec = a.vector;
+      long s = 0;
+      if (dense(sel, n)) {
+        for (int i = 0; i < n; i++) {
+          s += vec[i];
+        }
+      } else {
+        for (int k = 0; k < n; k++) {
+          s += vec[sel[k]];
+        }
+      }
+      sums[0] += s;
+      counts[0] += n;
+    }
+
     @Override void merge(AggState other, int[] map) {
       LongSum o = (LongSum) other;
       for (int g = 0; g < map.length; g++) {
@@ -260,6 +303,27 @@ abstract class AggState {
           }
         }
       }
+    }
+
+    @Override void addAll(ColumnVector arg, int[] sel, int n, int[] zeros) {
+      DoubleColumnVector a = (DoubleColumnVector) arg;
+      if (!a.noNulls || a.isRepeating) {
+        add(arg, sel, zeros, n);
+        return;
+      }
+      double[] vec = a.vector;
+      double s = 0;
+      if (dense(sel, n)) {
+        for (int i = 0; i < n; i++) {
+          s += vec[i];
+        }
+      } else {
+        for (int k = 0; k < n; k++) {
+          s += vec[sel[k]];
+        }
+      }
+      sums[0] += s;
+      counts[0] += n;
     }
 
     @Override void merge(AggState other, int[] map) {
@@ -329,6 +393,96 @@ abstract class AggState {
 
     @Override long bytes() {
       return 40L * counts.length;
+    }
+  }
+
+  /** COUNT(DISTINCT x) of a long-backed x: a primitive hash set per group. */
+  static final class LongCountDistinct extends AggState {
+    LongOpenHashSet[] sets = new LongOpenHashSet[16];
+    /** Values held in all sets, and sets created: what {@link #bytes} counts, kept as they change. */
+    long elements;
+    long created;
+
+    @Override void grow(int groups) {
+      if (groups > sets.length) {
+        sets = Arrays.copyOf(sets, cap(sets.length, groups));
+      }
+    }
+
+    private LongOpenHashSet set(int g) {
+      LongOpenHashSet s = sets[g];
+      if (s == null) {
+        s = sets[g] = new LongOpenHashSet();
+        created++;
+      }
+      return s;
+    }
+
+    @Override void add(ColumnVector arg, int[] sel, int[] gid, int n) {
+      LongColumnVector a = (LongColumnVector) arg;
+      long[] vec = a.vector;
+      for (int k = 0; k < n; k++) {
+        int r = a.isRepeating ? 0 : sel[k];
+        if ((a.noNulls || !a.isNull[r]) && set(gid[k]).add(vec[r])) {
+          elements++;
+        }
+      }
+    }
+
+    @Override void addAll(ColumnVector arg, int[] sel, int n, int[] zeros) {
+      LongColumnVector a = (LongColumnVector) arg;
+      if (!a.noNulls || a.isRepeating) {
+        add(arg, sel, zeros, n);
+        return;
+      }
+      LongOpenHashSet s = set(0);
+      long[] vec = a.vector;
+      int before = s.size();
+      for (int k = 0; k < n; k++) {
+        s.add(vec[sel[k]]);
+      }
+      elements += s.size() - before;
+    }
+
+    @Override void merge(AggState other, int[] map) {
+      LongOpenHashSet[] o = ((LongCountDistinct) other).sets;
+      for (int g = 0; g < map.length; g++) {
+        if (o[g] != null) {
+          LongOpenHashSet into = sets[map[g]];
+          if (into == null) {
+            sets[map[g]] = o[g];
+          } else {
+            if (into.size() < o[g].size()) {
+              LongOpenHashSet t = into;
+              into = o[g];
+              sets[map[g]] = into;
+              o[g] = t;
+            }
+            into.addAll(o[g]);
+          }
+        }
+      }
+      elements = 0;
+      created = 0;
+      for (LongOpenHashSet x : sets) {
+        if (x != null) {
+          elements += x.size();
+          created++;
+        }
+      }
+    }
+
+    @Override ColumnVector result(int from, int count) {
+      LongColumnVector v = new LongColumnVector(Math.max(1, count));
+      for (int i = 0; i < count; i++) {
+        LongOpenHashSet s = sets[from + i];
+        v.vector[i] = s == null ? 0 : s.size();
+      }
+      return v;
+    }
+
+    @Override long bytes() {
+      return 8L * sets.length + 16L * elements + 64L * created;
     }
   }
 

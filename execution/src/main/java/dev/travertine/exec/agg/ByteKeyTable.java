@@ -19,8 +19,11 @@ public final class ByteKeyTable {
   private int[] starts = new int[257];
   private int[] hashes = new int[256];
   private int size;
-  /** Slot -> id + 1 (0 = empty). */
-  private int[] slots = new int[512];
+  /**
+   * Slot: the key's hash in the high 32 bits, id + 1 in the low ones (0 = empty), so a probe
+   * compares hashes without touching another array.
+   */
+  private long[] slots = new long[512];
   private int mask = slots.length - 1;
 
   public int size() {
@@ -32,14 +35,17 @@ public final class ByteKeyTable {
     int h = hash(key, off, len);
     int s = h & mask;
     while (true) {
-      int id = slots[s] - 1;
-      if (id < 0) {
+      long e = slots[s];
+      if (e == 0) {
         lastAdded = true;
         return insert(s, h, key, off, len);
       }
-      if (hashes[id] == h && equalsKey(id, key, off, len)) {
-        lastAdded = false;
-        return id;
+      if ((int) (e >>> 32) == h) {
+        int id = (int) e - 1;
+        if (equalsKey(id, key, off, len)) {
+          lastAdded = false;
+          return id;
+        }
       }
       s = (s + 1) & mask;
     }
@@ -71,22 +77,26 @@ public final class ByteKeyTable {
     arenaEnd += len;
     starts[id + 1] = arenaEnd;
     hashes[id] = h;
-    slots[slot] = id + 1;
+    slots[slot] = entry(h, id);
     if (size * 2 > slots.length) {
       grow();
     }
     return id;
   }
 
+  private static long entry(int h, int id) {
+    return ((long) h << 32) | ((id + 1) & 0xffffffffL);
+  }
+
   private void grow() {
-    slots = new int[slots.length * 2];
+    slots = new long[slots.length * 2];
     mask = slots.length - 1;
     for (int id = 0; id < size; id++) {
       int s = hashes[id] & mask;
       while (slots[s] != 0) {
         s = (s + 1) & mask;
       }
-      slots[s] = id + 1;
+      slots[s] = entry(hashes[id], id);
     }
   }
 
@@ -105,7 +115,7 @@ public final class ByteKeyTable {
 
   /** Bytes this table holds (for memory accounting). */
   public long bytes() {
-    return arena.length + 8L * starts.length + 4L * slots.length;
+    return arena.length + 8L * starts.length + 8L * slots.length;
   }
 
   static int hash(byte[] b, int off, int len) {

@@ -23,6 +23,9 @@ public abstract sealed class GroupTable {
     if (keyTypes.size() == 1 && keyTypes.get(0).kind().isLongBacked()) {
       return new LongKeys(keyTypes.get(0));
     }
+    if (keyTypes.size() == 2 && keyTypes.get(0).kind().isLongBacked() && keyTypes.get(1).kind().isLongBacked()) {
+      return new TwoLongKeys(keyTypes);
+    }
     return new ByteKeys(keyTypes);
   }
 
@@ -204,6 +207,126 @@ public abstract sealed class GroupTable {
 
     @Override public long bytes() {
       return table.bytes();
+    }
+  }
+
+  /** Two long-backed key columns: both values (and their NULL flags) in flat arrays, no serialization. */
+  static final class TwoLongKeys extends GroupTable {
+    private final List<DataType> types;
+    private long[] k1 = new long[256];
+    private long[] k2 = new long[256];
+    private byte[] nulls = new byte[256];
+    private int size;
+    /** Slot -> group id + 1 (0 = empty). */
+    private int[] slots = new int[512];
+    private int mask = slots.length - 1;
+
+    TwoLongKeys(List<DataType> types) {
+      this.types = types;
+    }
+
+    @Override public int size() {
+      return size;
+    }
+
+    private static int hash(long a, long b, int n) {
+      long h = a * 0x9E3779B97F4A7C15L + b;
+      h = (h ^ (h >>> 32) ^ n) * 0xff51afd7ed558ccdL;
+      return (int) (h ^ (h >>> 29));
+    }
+
+    private int add(long a, long b, byte n) {
+      int s = hash(a, b, n) & mask;
+      while (true) {
+        int g = slots[s] - 1;
+        if (g < 0) {
+          return insert(s, a, b, n);
+        }
+        if (k1[g] == a && k2[g] == b && nulls[g] == n) {
+          return g;
+        }
+        s = (s + 1) & mask;
+      }
+    }
+
+    private int insert(int slot, long a, long b, byte n) {
+      int g = size++;
+      if (g == k1.length) {
+        k1 = Arrays.copyOf(k1, g * 2);
+        k2 = Arrays.copyOf(k2, g * 2);
+        nulls = Arrays.copyOf(nulls, g * 2);
+      }
+      k1[g] = a;
+      k2[g] = b;
+      nulls[g] = n;
+      slots[slot] = g + 1;
+      if (size * 2 > slots.length) {
+        slots = new int[slots.length * 2];
+        mask = slots.length - 1;
+        for (int i = 0; i < size; i++) {
+          int s = hash(k1[i], k2[i], nulls[i]) & mask;
+          while (slots[s] != 0) {
+            s = (s + 1) & mask;
+          }
+          slots[s] = i + 1;
+        }
+      }
+      return g;
+    }
+
+    @Override public void groupIds(ColumnVector[] keys, int[] sel, int n, int[] gid) {
+      LongColumnVector x = (LongColumnVector) keys[0];
+      LongColumnVector y = (LongColumnVector) keys[1];
+      boolean plain = x.noNulls && y.noNulls && !x.isRepeating && !y.isRepeating;
+      if (plain) {
+        long[] xv = x.vector;
+        long[] yv = y.vector;
+        for (int k = 0; k < n; k++) {
+          int r = sel[k];
+          gid[k] = add(xv[r], yv[r], (byte) 0);
+        }
+        return;
+      }
+      for (int k = 0; k < n; k++) {
+        int r = sel[k];
+        int i = x.isRepeating ? 0 : r;
+        int j = y.isRepeating ? 0 : r;
+        boolean xn = !x.noNulls && x.isNull[i];
+        boolean yn = !y.noNulls && y.isNull[j];
+        gid[k] = add(xn ? 0 : x.vector[i], yn ? 0 : y.vector[j], (byte) ((xn ? 1 : 0) | (yn ? 2 : 0)));
+      }
+    }
+
+    @Override public int[] mergeFrom(GroupTable other) {
+      TwoLongKeys o = (TwoLongKeys) other;
+      int[] out = new int[o.size];
+      for (int g = 0; g < o.size; g++) {
+        out[g] = add(o.k1[g], o.k2[g], o.nulls[g]);
+      }
+      return out;
+    }
+
+    @Override public ColumnVector[] keys(int from, int count) {
+      LongColumnVector a = (LongColumnVector) Columns.newVector(types.get(0), count);
+      LongColumnVector b = (LongColumnVector) Columns.newVector(types.get(1), count);
+      System.arraycopy(k1, from, a.vector, 0, count);
+      System.arraycopy(k2, from, b.vector, 0, count);
+      for (int i = 0; i < count; i++) {
+        byte f = nulls[from + i];
+        if ((f & 1) != 0) {
+          a.noNulls = false;
+          a.isNull[i] = true;
+        }
+        if ((f & 2) != 0) {
+          b.noNulls = false;
+          b.isNull[i] = true;
+        }
+      }
+      return new ColumnVector[] {a, b};
+    }
+
+    @Override public long bytes() {
+      return 17L * k1.length + 4L * slots.length;
     }
   }
 }

@@ -20,6 +20,7 @@ public final class HashAggregator {
   private final GroupTable groups;
   private final AggState[] states;
   private int[] gid = new int[0];
+  private int[] zeros = new int[0];
   private int[] sel2 = new int[0];
   private int[] gid2 = new int[0];
 
@@ -54,27 +55,36 @@ public final class HashAggregator {
       keyCols[i] = cols[keys[i]];
     }
     int[] sel = b.sel();
-    groups.groupIds(keyCols, sel, n, gid);
+    boolean oneGroup = keys.length == 0;
+    if (oneGroup) {
+      if (zeros.length < n) {
+        zeros = new int[gid.length]; // group 0 for every row
+      }
+    } else {
+      groups.groupIds(keyCols, sel, n, gid);
+    }
     int size = groups.size();
     for (int i = 0; i < states.length; i++) {
       AggCall c = calls.get(i);
       AggState s = states[i];
       s.grow(size);
       ColumnVector arg = c.arg() < 0 ? null : cols[c.arg()];
-      if (c.filter() < 0) {
+      if (c.filter() < 0 && oneGroup) {
+        s.addAll(arg, sel, n, zeros);
+      } else if (c.filter() < 0) {
         s.add(arg, sel, gid, n);
       } else {
-        int m = narrow((LongColumnVector) cols[c.filter()], sel, n);
+        int m = narrow((LongColumnVector) cols[c.filter()], sel, n, oneGroup ? zeros : gid);
         s.add(arg, sel2, gid2, m);
       }
     }
   }
 
   /** Rows (and their groups) where the FILTER column is TRUE, into sel2/gid2. */
-  private int narrow(LongColumnVector f, int[] sel, int n) {
+  private int narrow(LongColumnVector f, int[] sel, int n, int[] gid) {
     if (sel2.length < n) {
-      sel2 = new int[gid.length];
-      gid2 = new int[gid.length];
+      sel2 = new int[Math.max(n, 1024)];
+      gid2 = new int[Math.max(n, 1024)];
     }
     int m = 0;
     for (int k = 0; k < n; k++) {

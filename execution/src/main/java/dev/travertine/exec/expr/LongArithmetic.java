@@ -80,6 +80,14 @@ final class LongArithmetic extends VecExpr {
   }
 
   private static void columnColumn(Op op, long[] x, long[] y, long[] z, int[] sel, int n) {
+    if (dense(sel, n)) {
+      switch (op) {
+        case PLUS -> { for (int i = 0; i < n; i++) { z[i] = x[i] + y[i]; } return; }
+        case MINUS -> { for (int i = 0; i < n; i++) { z[i] = x[i] - y[i]; } return; }
+        case TIMES -> { for (int i = 0; i < n; i++) { z[i] = x[i] * y[i]; } return; }
+        default -> { }
+      }
+    }
     switch (op) {
       case PLUS -> { for (int k = 0; k < n; k++) { int i = sel[k]; z[i] = x[i] + y[i]; } }
       case MINUS -> { for (int k = 0; k < n; k++) { int i = sel[k]; z[i] = x[i] - y[i]; } }
@@ -90,7 +98,21 @@ final class LongArithmetic extends VecExpr {
     }
   }
 
+  /** Whether the selection is every position 0 .. n - 1 (ascending and unique, so its last is n - 1). */
+  static boolean dense(int[] sel, int n) {
+    return n > 0 && sel[n - 1] == n - 1;
+  }
+
   private static void columnScalar(Op op, long[] x, long c, long[] z, int[] sel, int n) {
+    if (dense(sel, n)) {
+      // Contiguous rows: loops the JIT can unroll and vectorise.
+      switch (op) {
+        case PLUS -> { for (int i = 0; i < n; i++) { z[i] = x[i] + c; } return; }
+        case MINUS -> { for (int i = 0; i < n; i++) { z[i] = x[i] - c; } return; }
+        case TIMES -> { for (int i = 0; i < n; i++) { z[i] = x[i] * c; } return; }
+        default -> { }
+      }
+    }
     switch (op) {
       case PLUS -> { for (int k = 0; k < n; k++) { int i = sel[k]; z[i] = x[i] + c; } }
       case MINUS -> { for (int k = 0; k < n; k++) { int i = sel[k]; z[i] = x[i] - c; } }
@@ -132,6 +154,15 @@ final class LongArithmetic extends VecExpr {
   }
 
   private void narrowAll(long[] z, int[] sel, int n) {
+    if (dense(sel, n)) {
+      switch (type.kind()) {
+        case TINYINT -> { for (int i = 0; i < n; i++) { z[i] = (byte) z[i]; } }
+        case SMALLINT -> { for (int i = 0; i < n; i++) { z[i] = (short) z[i]; } }
+        case INTEGER -> { for (int i = 0; i < n; i++) { z[i] = (int) z[i]; } }
+        default -> { }
+      }
+      return;
+    }
     switch (type.kind()) {
       case TINYINT -> { for (int k = 0; k < n; k++) { int i = sel[k]; z[i] = (byte) z[i]; } }
       case SMALLINT -> { for (int k = 0; k < n; k++) { int i = sel[k]; z[i] = (short) z[i]; } }

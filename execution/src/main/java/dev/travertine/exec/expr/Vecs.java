@@ -14,14 +14,12 @@ import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
 final class Vecs {
   private Vecs() {}
 
-  /** The vector length a result needs: one past the largest selected position (at least 1). */
+  /**
+   * The vector length a result needs: one past the largest selected position (at least 1). A
+   * selection vector is ascending (see ScanBatch), so that is its last position.
+   */
   static int capacity(ScanBatch b) {
-    int[] sel = b.sel();
-    int max = 0;
-    for (int k = 0; k < b.size(); k++) {
-      max = Math.max(max, sel[k]);
-    }
-    return max + 1;
+    return b.size() == 0 ? 1 : b.sel()[b.size() - 1] + 1;
   }
 
   /** A fresh vector for values of type {@code t}, without nulls, strings buffer initialised. */

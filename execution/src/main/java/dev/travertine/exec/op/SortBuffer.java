@@ -14,13 +14,16 @@ import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
  * (batch, position) per row, sorts the references on the keys, and copies rows out in order.
  * With a bound it compacts whenever it holds more than twice the bound: only the best
  * {@code bound} rows survive, copied into one batch, so memory stays proportional to the bound.
- * Ties keep their input order. Each worker fills its own buffer; {@link #merge} combines them.
+ * A small bound (top-N) uses a max-heap of the best rows instead: most rows cost one comparison
+ * with the heap's worst. Ties keep their input order. Each worker fills its own buffer;
+ * {@link #merge} combines them.
  */
 public final class SortBuffer {
   private final List<DataType> types;
   private final Step.SortKey[] keys;
   private final TypeKind[] keyKinds;
   private final long bound;
+  private final boolean heap;
   private final int compactAt;
   private List<ScanBatch> batches = new ArrayList<>();
   private long[] refs = new long[1024];
@@ -37,6 +40,7 @@ public final class SortBuffer {
       keyKinds[i] = types.get(this.keys[i].field()).kind();
     }
     this.bound = bound;
+    this.heap = bound >= 0 && bound <= HEAP_MAX_BOUND;
     this.compactAt = bound < 0 ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE / 2, Math.max(2 * bound, 4096));
   }
 
@@ -57,15 +61,89 @@ public final class SortBuffer {
     long bi = (long) batches.size() << 32;
     batches.add(b);
     held += estimate(b);
-    if (count + n > refs.length) {
-      refs = java.util.Arrays.copyOf(refs, Math.max(refs.length * 2, count + n));
+    int need = heap ? (int) Math.min(bound, count + n) : count + n;
+    if (need > refs.length) {
+      refs = java.util.Arrays.copyOf(refs, Math.max(refs.length * 2, need));
     }
     int[] sel = b.sel();
+    if (heap) {
+      for (int k = 0; k < n; k++) {
+        offer(bi | sel[k]);
+      }
+      if (batches.size() > HEAP_MAX_BATCHES) {
+        compactHeap();
+      }
+      return;
+    }
     for (int k = 0; k < n; k++) {
       refs[count++] = bi | sel[k];
     }
     if (count > compactAt) {
       compact();
+    }
+  }
+
+  /** Top-N with a small bound keeps a max-heap of the best rows (the worst on top). */
+  private static final int HEAP_MAX_BOUND = 1 << 16;
+  /** Batches a heap may reference before its rows are copied into one and the rest dropped. */
+  private static final int HEAP_MAX_BATCHES = 64;
+
+  private void offer(long r) {
+    if (bound == 0) {
+      return;
+    }
+    if (count < bound) {
+      refs[count] = r;
+      siftUp(count++);
+    } else if (compareRefs(r, refs[0]) < 0) {
+      refs[0] = r;
+      siftDown(0);
+    }
+  }
+
+  private void siftUp(int i) {
+    long x = refs[i];
+    while (i > 0) {
+      int p = (i - 1) >>> 1;
+      if (compareRefs(x, refs[p]) <= 0) {
+        break;
+      }
+      refs[i] = refs[p];
+      i = p;
+    }
+    refs[i] = x;
+  }
+
+  private void siftDown(int i) {
+    long x = refs[i];
+    int half = count >>> 1;
+    while (i < half) {
+      int c = 2 * i + 1;
+      if (c + 1 < count && compareRefs(refs[c + 1], refs[c]) > 0) {
+        c++;
+      }
+      if (compareRefs(x, refs[c]) >= 0) {
+        break;
+      }
+      refs[i] = refs[c];
+      i = c;
+    }
+    refs[i] = x;
+  }
+
+  /** Copies the heap's rows (in order) into one batch and drops the batches they came from. */
+  private void compactHeap() {
+    sort();
+    List<ScanBatch> kept = materialize(0, count, Integer.MAX_VALUE);
+    batches = new ArrayList<>(kept);
+    held = 0;
+    kept.forEach(k -> held += estimate(k));
+    // Ascending order is a valid heap only upside down: rebuild the max-heap.
+    int n = count;
+    count = 0;
+    for (int i = 0; i < n; i++) {
+      refs[count] = i;
+      siftUp(count++);
     }
   }
 

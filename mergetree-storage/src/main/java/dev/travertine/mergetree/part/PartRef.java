@@ -32,6 +32,8 @@ public final class PartRef {
 
   /** The file behind one or more part names, and its granule index. */
   private static final class SharedFile {
+    private static final java.util.concurrent.atomic.AtomicLong IDS = new java.util.concurrent.atomic.AtomicLong();
+    final long id = IDS.incrementAndGet();
     final AtomicInteger users = new AtomicInteger(1);
     volatile GranuleIndex index;
     volatile TypeDescription fileSchema;
@@ -71,6 +73,15 @@ public final class PartRef {
 
   public String name() {
     return info.name();
+  }
+
+  /**
+   * Names this part's file object in this process: never reused, kept by a re-versioned successor
+   * (same file, same rows), new for every part written (insert, merge, mutation). Caches of what
+   * the file holds key by it.
+   */
+  public long fileId() {
+    return file.id;
   }
 
   public boolean merging() {

@@ -4,18 +4,33 @@ import dev.travertine.mergetree.settings.SessionSettings;
 import dev.travertine.mergetree.settings.Settings;
 
 /**
- * How a query reads remote parts: whether the next stripes are prefetched, how far ahead the
- * prefetch window may grow ({@code prefetchAhead}, 0 for no limit; see {@link PrefetchWindow}) and
- * how much memory prefetches may hold, and how byte ranges are coalesced into requests.
+ * How a query reads parts: whether the next stripes of remote parts are prefetched, how far ahead
+ * the prefetch window may grow ({@code prefetchAhead}, 0 for no limit; see {@link PrefetchWindow})
+ * and how much memory prefetches may hold, how byte ranges are coalesced into requests, whether
+ * remote reads go through the segment cache ({@code cache}), and whether decoded columns come from
+ * and go to the engine's {@link DecodedColumnCache} ({@code uncompressedCache}).
  */
 public record ReadSettings(boolean prefetch, int prefetchAhead, long prefetchMaxBytes, long coalesceDistance,
-    int coalesceMaxBytes, int maxRequestBytes, boolean cache) {
-  public static final ReadSettings DEFAULT = new ReadSettings(true, 200, 1L << 30, 1 << 20, 8 << 20, 8 << 20, false);
+    int coalesceMaxBytes, int maxRequestBytes, boolean cache, boolean uncompressedCache) {
+  public static final ReadSettings DEFAULT =
+      new ReadSettings(true, 200, 1L << 30, 1 << 20, 8 << 20, 8 << 20, false, false);
+
+  public ReadSettings(boolean prefetch, int prefetchAhead, long prefetchMaxBytes, long coalesceDistance,
+      int coalesceMaxBytes, int maxRequestBytes, boolean cache) {
+    this(prefetch, prefetchAhead, prefetchMaxBytes, coalesceDistance, coalesceMaxBytes, maxRequestBytes, cache, false);
+  }
 
   public static ReadSettings of(SessionSettings s) {
     return new ReadSettings(s.getBool(Settings.REMOTE_READ_PREFETCH), (int) s.getLong(Settings.PREFETCHES_LIMIT),
         s.getLong(Settings.PREFETCH_MAX_MEMORY),
         s.getLong(Settings.REMOTE_READ_MIN_BYTES_FOR_SEEK), (int) s.getLong(Settings.REMOTE_READ_MAX_COALESCED_BYTES),
-        (int) s.getLong(Settings.MAX_READ_BUFFER_SIZE), s.getBool(Settings.ENABLE_FILESYSTEM_CACHE));
+        (int) s.getLong(Settings.MAX_READ_BUFFER_SIZE), s.getBool(Settings.ENABLE_FILESYSTEM_CACHE),
+        s.getBool(Settings.USE_UNCOMPRESSED_CACHE));
+  }
+
+  /** The same with the decoded-column cache on or off. */
+  public ReadSettings withUncompressedCache(boolean on) {
+    return new ReadSettings(prefetch, prefetchAhead, prefetchMaxBytes, coalesceDistance, coalesceMaxBytes,
+        maxRequestBytes, cache, on);
   }
 }

@@ -232,16 +232,17 @@ public final class TableScanner implements AutoCloseable {
   }
 
   /**
-   * A batch with full vectors only for the columns read (the rest get 1-row placeholders), no
-   * larger than the part: a part of a few rows does not allocate vectors of a whole batch.
+   * A batch with vectors only for the columns read (the rest are null, which ORC's reader skips;
+   * a placeholder vector would be grown to the batch size on every batch), no larger than the
+   * part: a part of a few rows does not allocate vectors of a whole batch.
    */
   private VectorizedRowBatch newReadBatch(long partRows) {
     var children = orcSchema.getChildren();
     int size = (int) Math.max(1, Math.min(request.batchSize(), partRows));
     VectorizedRowBatch b = new VectorizedRowBatch(children.size(), size);
     for (int c = 0; c < children.size(); c++) {
-      b.cols[c] = org.apache.orc.impl.TypeUtils.createColumn(children.get(c),
-          org.apache.orc.TypeDescription.RowBatchVersion.ORIGINAL, include[c + 1] ? size : 1);
+      b.cols[c] = !include[c + 1] ? null : org.apache.orc.impl.TypeUtils.createColumn(children.get(c),
+          org.apache.orc.TypeDescription.RowBatchVersion.ORIGINAL, size);
     }
     return b;
   }
@@ -319,11 +320,69 @@ public final class TableScanner implements AutoCloseable {
     private boolean overBudgetCounted;
     private long readBytes = -1;
     private boolean done;
+    /** The task's use of the decoded-column cache (null: none); see {@link #cached()}. */
+    private CachedTask cached;
+    private boolean cacheLooked;
 
     PartSource(ScanPlan.PartTask task, int stripe) {
       this.task = task;
       this.stripe = stripe;
       this.mutations = snapshot.pendingFor(task.part());
+    }
+
+    /**
+     * The task's use of the decoded-column cache, looked up once, before anything is read (the
+     * reader decodes only the columns it does not get from there); null when it is not used.
+     */
+    private CachedTask cached() {
+      if (!cacheLooked) {
+        cacheLooked = true;
+        // Pending mutations rewrite the vectors they apply to: such a part neither uses nor fills the cache.
+        if (request.read().uncompressedCache() && mutations.isEmpty()) {
+          cached = CachedTask.plan(ctx.columnCache(), task, stripe, schema, orcSchema, include,
+              (int) Math.max(1, Math.min(request.batchSize(), task.part().info().rows())), ctx.events());
+        }
+      }
+      return cached;
+    }
+
+    /** The next batch of a task whose columns all come from the cache. */
+    private ScanBatch nextCached(CachedTask c) throws IOException {
+      ColumnVector[] cols;
+      while ((cols = c.nextCached()) != null) {
+        ScanBatch b = cachedBatch(c, cols);
+        if (b != null) {
+          return b;
+        }
+      }
+      done = true;
+      close();
+      return null;
+    }
+
+    /**
+     * A batch of a task that uses the cache: its rows in the task's selected granules (every row of
+     * a task read from the reader), counted as read, filtered; null when no row is selected.
+     */
+    private ScanBatch cachedBatch(CachedTask c, ColumnVector[] cols) {
+      int[] sel = new int[c.size()];
+      int m = c.select(sel);
+      if (m == 0) {
+        return null;
+      }
+      rowsRead.addAndGet(m);
+      if (request.filter() != null) {
+        m = request.filter().filter(cols, sel, m);
+      }
+      return new ScanBatch(cols, sel, m);
+    }
+
+    private void finishCached(CachedTask c) throws IOException {
+      try {
+        c.finish();
+      } catch (IllegalStateException e) {
+        throw failure(e);
+      }
     }
 
     private IOException failure(Throwable e) {
@@ -341,7 +400,9 @@ public final class TableScanner implements AutoCloseable {
         length = si.getLength();
       }
       ReadSettings r = request.read();
-      return PartReader.open(p, schema, include, task.granules() != null ? sarg : null, columnNames, offset, length,
+      CachedTask c = cached; // looked up before any read; a task using the cache reads whole, without skipping
+      return PartReader.open(p, schema, c != null ? c.readInclude() : include,
+          task.granules() != null && c == null ? sarg : null, columnNames, offset, length,
           new dev.travertine.io.hadoop.FileIOFileSystem.ReadOptions(r.coalesceDistance(), r.coalesceMaxBytes(),
               r.maxRequestBytes(), r.cache()));
     }
@@ -351,6 +412,10 @@ public final class TableScanner implements AutoCloseable {
       PartRef p = task.part();
       if (prefetchTried || rows != null || done || !request.read().prefetch() || !p.remote()) {
         return true;
+      }
+      CachedTask c = cached();
+      if (c != null && c.allCached()) {
+        return true; // nothing to fetch
       }
       long bytes = readBytes();
       if (!reserve(bytes)) {
@@ -367,7 +432,7 @@ public final class TableScanner implements AutoCloseable {
         aheadSince = System.nanoTime(); // the fetch, not the wait for a thread of the pool
         try {
           PartReader r = openReader();
-          VectorizedRowBatch b = newReadBatch(task.part().info().rows());
+          VectorizedRowBatch b = c != null ? c.newBatch() : newReadBatch(task.part().info().rows());
           return new Opened(r, r.next(b) ? b : null);
         } catch (IOException e) {
           throw new java.io.UncheckedIOException(e);
@@ -383,8 +448,10 @@ public final class TableScanner implements AutoCloseable {
     @Override
     public synchronized long readBytes() {
       if (readBytes < 0) {
-        readBytes = !task.part().remote() ? 0
-            : Math.max(MIN_PREFETCH_BYTES, task.part().bytesToRead(schema, include, stripe));
+        CachedTask c = cached();
+        readBytes = !task.part().remote() || c != null && c.allCached() ? 0
+            : Math.max(MIN_PREFETCH_BYTES, task.part().bytesToRead(schema, c != null ? c.readInclude() : include,
+                stripe));
       }
       return readBytes;
     }
@@ -393,6 +460,10 @@ public final class TableScanner implements AutoCloseable {
     public synchronized ScanBatch next() throws IOException {
       if (done) {
         return null;
+      }
+      CachedTask c = cached();
+      if (c != null && c.allCached()) {
+        return nextCached(c);
       }
       VectorizedRowBatch batch;
       if (rows == null) {
@@ -412,6 +483,9 @@ public final class TableScanner implements AutoCloseable {
           pending = o.first();
           if (pending == null) {
             done = true;
+            if (c != null) {
+              finishCached(c);
+            }
             close();
             return null;
           }
@@ -427,11 +501,14 @@ public final class TableScanner implements AutoCloseable {
         batch = pending;
         pending = null;
       } else {
-        batch = newReadBatch(task.part().info().rows());
+        batch = c != null ? c.newBatch() : newReadBatch(task.part().info().rows());
         if (!rows.next(batch)) {
           done = true;
           if (started >= 0) {
             window.consumed(System.nanoTime() - started);
+          }
+          if (c != null) {
+            finishCached(c);
           }
           close();
           return null;
@@ -440,12 +517,24 @@ public final class TableScanner implements AutoCloseable {
       if (started < 0) {
         started = System.nanoTime();
       }
+      if (c != null) {
+        ColumnVector[] cols;
+        try {
+          cols = c.combine(batch);
+        } catch (IllegalStateException e) {
+          throw failure(e);
+        }
+        return cachedBatch(c, cols); // every row of a task read whole: never null
+      }
       rowsRead.addAndGet(batch.size);
       return filtered(batch.cols, batch.size, mutations);
     }
 
     @Override
     public synchronized void close() throws IOException {
+      if (cached != null) {
+        cached.abandon(); // after finish(): nothing left to drop
+      }
       if (ahead != null) {
         // Prefetched but never used (LIMIT, an error): close it when it arrives.
         ctx.events().add(EngineEvents.UNUSED_PREFETCH_BYTES, reserved);

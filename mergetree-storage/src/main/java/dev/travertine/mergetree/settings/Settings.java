@@ -74,6 +74,9 @@ public final class Settings {
       1L << 30, 0, 1L << 40, SESSION, "Bytes one query may hold in prefetched stripes");
   public static final Setting ENABLE_FILESYSTEM_CACHE = Setting.bool("enable_filesystem_cache", false, SESSION,
       "Remote reads go through the in-memory segment cache (1 MiB segments, storage.cache_max_bytes per server)");
+  public static final Setting USE_UNCOMPRESSED_CACHE = Setting.bool("use_uncompressed_cache", false, SESSION,
+      "Scans keep the column vectors they decode in the engine's cache (uncompressed_cache_size bytes per server)"
+          + " and take them from it when they read the same part stripes again");
   public static final Setting MUTATIONS_SYNC = Setting.uint("mutations_sync", 0, 0, 2, SESSION,
       "0: mutations return after recording (reads apply them at once); 1, 2: wait until parts are rewritten");
 
@@ -93,7 +96,7 @@ public final class Settings {
         FINISHED_MUTATIONS_TO_KEEP, STORAGE, MAX_THREADS, MAX_BLOCK_SIZE,
         MAX_INSERT_BLOCK_SIZE, OPTIMIZE_READ_IN_ORDER, USE_PRIMARY_KEY, REMOTE_READ_PREFETCH,
         REMOTE_READ_MIN_BYTES_FOR_SEEK, REMOTE_READ_MAX_COALESCED_BYTES, MAX_READ_BUFFER_SIZE, PREFETCH_MAX_MEMORY,
-        PREFETCHES_LIMIT, ENABLE_FILESYSTEM_CACHE,
+        PREFETCHES_LIMIT, ENABLE_FILESYSTEM_CACHE, USE_UNCOMPRESSED_CACHE,
         MUTATIONS_SYNC, VECTORIZED_EXECUTION, MAX_MEMORY_USAGE)) {
       ALL.put(s.name(), s);
     }

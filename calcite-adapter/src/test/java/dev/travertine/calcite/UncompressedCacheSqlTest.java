@@ -1,0 +1,120 @@
+package dev.travertine.calcite;
+
+import static dev.travertine.calcite.JdbcTestSupport.exec;
+import static dev.travertine.calcite.JdbcTestSupport.one;
+import static dev.travertine.calcite.JdbcTestSupport.update;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** use_uncompressed_cache and uncompressed_cache_size through JDBC: hits in system.events, no stale rows. */
+class UncompressedCacheSqlTest {
+  @TempDir Path dir;
+
+  private static final String SUM = "SELECT sum(v), count(s), min(s) FROM t WHERE s <> 'x'";
+
+  private static long event(Connection c, String name) throws SQLException {
+    return Long.parseLong(one(c, "SELECT COALESCE(SUM(\"value\"), 0) FROM system.events WHERE event = '" + name
+        + "'"));
+  }
+
+  private static long hits(Connection c) throws SQLException {
+    return event(c, "UncompressedCacheHits");
+  }
+
+  private static long misses(Connection c) throws SQLException {
+    return event(c, "UncompressedCacheMisses");
+  }
+
+  /** Four parts of 1000 rows (id, v = id * 3, s = 's' || id % 7), merges and mutations stopped. */
+  private static Connection fourParts(String url) throws SQLException {
+    Connection c = DriverManager.getConnection(url);
+    exec(c, "CREATE TABLE t (id INTEGER NOT NULL, v BIGINT, s VARCHAR) ORDER BY id "
+        + "SETTINGS min_insert_rows_for_direct_part = 1, index_granularity = 1000");
+    exec(c, "SYSTEM STOP MERGES t");
+    for (int p = 0; p < 4; p++) {
+      exec(c, "INSERT INTO t SELECT CAST(number AS INTEGER) + " + (p * 1000) + ", (number + " + (p * 1000)
+          + ") * 3, 's' || CAST(MOD(number, 7) AS VARCHAR) FROM TABLE(numbers(1000))");
+    }
+    return c;
+  }
+
+  @Test
+  void settingDefaultsToOffAndIsPerSession() throws Exception {
+    try (Connection a = DriverManager.getConnection("jdbc:travertine:" + dir);
+        Connection b = DriverManager.getConnection("jdbc:travertine:" + dir)) {
+      String q = "SELECT \"value\", \"default\", changed FROM system.settings WHERE name = 'use_uncompressed_cache'";
+      assertEquals("0, 0, false", one(a, q));
+      exec(a, "SET use_uncompressed_cache = 1");
+      assertEquals("1, 0, true", one(a, q));
+      assertEquals("0, 0, false", one(b, q));
+    }
+  }
+
+  @Test
+  void hotQueriesHitAndMutationsOrMergesNeverServeStaleRows() throws Exception {
+    try (Connection c = fourParts("jdbc:travertine:" + dir)) {
+      String cold = one(c, SUM);
+      assertEquals(0, hits(c) + misses(c), "off by default");
+      exec(c, "SET use_uncompressed_cache = 1");
+      assertEquals(cold, one(c, SUM));
+      assertEquals(0, hits(c));
+      assertEquals(8, misses(c), "4 parts x (v, s)");
+      assertEquals(cold, one(c, SUM));
+      assertEquals(8, hits(c));
+      exec(c, "SET vectorized_execution = 0");
+      assertEquals(cold, one(c, SUM), "Calcite's row operators over the same scan");
+      assertEquals(16, hits(c));
+      exec(c, "RESET vectorized_execution");
+
+      // A pending mutation: its parts neither use nor fill the cache, and the rows are the updated ones.
+      assertEquals(10, update(c, "UPDATE t SET v = 0 WHERE id < 10"));
+      assertEquals("1", one(c, "SELECT count(*) FROM system.mutations WHERE NOT is_done"));
+      String updated = one(c, SUM);
+      assertEquals(cold.replaceFirst("^\\d+", Long.toString(Long.parseLong(cold.split(", ")[0]) - 135)), updated);
+      assertEquals(16, hits(c), "no part without pending mutations is left");
+      assertEquals(8, misses(c));
+
+      // Rewritten: part 0 is a new file (decoded again), the others keep theirs under a new version.
+      exec(c, "SET mutations_sync = 1"); // merges stay stopped: this thread rewrites the parts
+      update(c, "DELETE FROM t WHERE id = -1");
+      assertEquals("0", one(c, "SELECT count(*) FROM system.mutations WHERE NOT is_done"));
+      assertEquals(updated, one(c, SUM));
+      assertEquals(16 + 6, hits(c));
+      assertEquals(8 + 2, misses(c));
+
+      // A merge replaces all four parts by one.
+      exec(c, "OPTIMIZE TABLE t FINAL");
+      assertEquals("1", one(c, "SELECT count(*) FROM system.parts WHERE \"table\" = 't' AND active"));
+      assertEquals(updated, one(c, SUM));
+      assertEquals(12, misses(c));
+      assertEquals(updated, one(c, SUM));
+      assertEquals(24, hits(c));
+
+      exec(c, "SET use_uncompressed_cache = 0");
+      assertEquals(updated, one(c, SUM));
+      assertEquals(24, hits(c), "off: no hits");
+      assertEquals(12, misses(c));
+    }
+  }
+
+  @Test
+  void sizeComesFromTheUrlAndZeroMeansNoCache() throws Exception {
+    try (Connection c = fourParts("jdbc:travertine:" + dir + ";uncompressed_cache_size=0")) {
+      exec(c, "SET use_uncompressed_cache = 1");
+      String r = one(c, SUM);
+      assertEquals(r, one(c, SUM));
+      assertEquals(0, hits(c) + misses(c));
+    }
+    SQLException e = assertThrows(SQLException.class,
+        () -> DriverManager.getConnection("jdbc:travertine:" + dir.resolve("other") + ";uncompressed_cache_size=1G"));
+    assertTrue(e.getMessage().contains("Invalid uncompressed_cache_size: '1G'"), e.getMessage());
+  }
+}
