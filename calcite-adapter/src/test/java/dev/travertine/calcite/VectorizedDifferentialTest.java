@@ -228,6 +228,22 @@ class VectorizedDifferentialTest {
   }
 
   @Test
+  void filtersAndExpressions() throws SQLException {
+    check("SELECT count(*) FROM $t WHERE CAST(ti AS INTEGER) <> 0");
+    check("SELECT k, s FROM $t WHERE s LIKE '%a%' AND i + si > 10 ORDER BY k LIMIT 50");
+    check("SELECT count(*), sum(k) FROM $t WHERE s LIKE 'a\\_b%' ESCAPE '\\' OR s NOT LIKE '%m_a%'");
+    check("SELECT k, CASE WHEN d > 0 THEN 'pos' WHEN d < 0 THEN 'neg' ELSE NULL END, COALESCE(s, ch, 'none'), "
+        + "NULLIF(si, 0), bi * 2 - i, CHAR_LENGTH(s), SUBSTRING(s FROM 2 FOR 3), UPPER(ch) || LOWER(s) "
+        + "FROM $t WHERE k < 700");
+    check("SELECT EXTRACT(MONTH FROM dt), EXTRACT(HOUR FROM ts), count(*), sum(CAST(ti AS BIGINT)) FROM $t "
+        + "GROUP BY EXTRACT(MONTH FROM dt), EXTRACT(HOUR FROM ts)");
+    check("SELECT dt + INTERVAL '3' DAY, count(*) FROM $t WHERE dt IS NOT NULL AND b IS NOT TRUE GROUP BY dt");
+    check("SELECT MOD(k, 7), count(*), min(d), max(s) FROM $t WHERE ti IN (1, 2, 3, -5, 100) OR si BETWEEN 10 "
+        + "AND 20 GROUP BY MOD(k, 7) HAVING count(*) > 1");
+    check("SELECT CAST(dc AS DOUBLE), CAST(i AS VARCHAR), CAST(r AS INTEGER) FROM $t WHERE k >= 8990");
+  }
+
+  @Test
   void limitWithoutOrder() throws SQLException {
     check("SELECT count(*) FROM (SELECT k FROM $t WHERE s IS NOT NULL LIMIT 100)");
   }
