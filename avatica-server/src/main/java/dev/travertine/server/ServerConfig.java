@@ -33,6 +33,7 @@ import java.util.TreeMap;
  * storage.cache_max_bytes = # in-memory cache of remote reads (default 512 MiB; SET enable_filesystem_cache = 1)
  * storage.cache_path =      # a local directory as the cache's second tier (emptied at start)
  * storage.cache_disk_max_bytes = # its size limit (default 10 GiB)
+ * uncompressed_cache_size = # decoded-column cache, bytes (default 1 GiB or 1/4 of the heap; SET use_uncompressed_cache = 1)
  * s3.endpoint = …           # S3 client: s3.region, s3.path_style, s3.access_key_id, s3.secret_access_key, …
  * hadoop.fs.defaultFS = …   # Hadoop configuration for hdfs:// (without the "hadoop." prefix)
  * </pre>
@@ -99,11 +100,13 @@ public record ServerConfig(String host, int port, Path dataDir, String serializa
         } catch (NumberFormatException ex) {
           throw new IllegalArgumentException("Invalid " + k + ": '" + e.getValue() + "' (bytes)");
         }
+      } else if (k.equals(dev.travertine.mergetree.scan.DecodedColumnCache.SIZE_KEY)) {
+        storage.put(k, Long.toString(dev.travertine.mergetree.scan.DecodedColumnCache.parseSize(e.getValue())));
       } else if (k.startsWith("s3.") || k.startsWith("hadoop.")) {
         storage.put(k, e.getValue());
       } else if (!DEFAULTS.containsKey(k)) {
         throw new IllegalArgumentException("Unknown server setting: " + k + " (known: " + DEFAULTS.keySet()
-            + ", auth.user.<name>, settings.<session setting>, storage.default, storage.fsync, storage.cache_*, s3.*, hadoop.*)");
+            + ", auth.user.<name>, settings.<session setting>, storage.default, storage.fsync, storage.cache_*, uncompressed_cache_size, s3.*, hadoop.*)");
       }
     }
     int port;

@@ -167,7 +167,7 @@ class TravertineServerTest {
   }
 
   @Test
-  void badConfigIsAClearError() {
+  void badConfigIsAClearError() throws Exception {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> config(Map.of("prot", "1")));
     assertTrue(e.getMessage().contains("Unknown server setting: prot"), e.getMessage());
@@ -179,6 +179,10 @@ class TravertineServerTest {
     assertTrue(e.getMessage().contains("expected s3://bucket/prefix"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> config(Map.of("storage.cache_max_bytes", "lots")));
     assertTrue(e.getMessage().contains("Invalid storage.cache_max_bytes: 'lots'"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> config(Map.of("uncompressed_cache_size", "-1")));
+    assertTrue(e.getMessage().contains("Invalid uncompressed_cache_size: '-1'"), e.getMessage());
+    assertEquals("1048576", config(Map.of("uncompressed_cache_size", " 1048576")).storage()
+        .get("uncompressed_cache_size"), "a server property the engine is opened with");
     e = assertThrows(IllegalArgumentException.class, () -> config(Map.of("storage.fsync", "sometimes")));
     assertTrue(e.getMessage().contains("Invalid value for setting storage.fsync: 'sometimes'"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> config(Map.of("storage.nope", "1")));

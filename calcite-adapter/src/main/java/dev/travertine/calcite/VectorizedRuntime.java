@@ -8,6 +8,7 @@ import dev.travertine.mergetree.MergeTreeTable;
 import dev.travertine.mergetree.TableSnapshot;
 import dev.travertine.mergetree.block.Vectors;
 import dev.travertine.mergetree.part.PartRef;
+import dev.travertine.mergetree.part.RowFilter;
 import dev.travertine.mergetree.query.QueryContext;
 import dev.travertine.mergetree.scan.BatchStage;
 import dev.travertine.mergetree.scan.Predicate;
@@ -63,10 +64,11 @@ public final class VectorizedRuntime {
       this.filter = scan.filter() == null ? null : scan.filter().bind(table.definition().schema());
     }
 
-    @Override public synchronized TableScanner open(BatchStage.Factory stages, long limit) {
+    @Override public synchronized TableScanner open(BatchStage.Factory stages, long limit, RowFilter prewhere) {
       ScanRequest req = new ScanRequest(scan.projection(), filter, limit, scan.ordered(),
           (int) settings.getLong(Settings.MAX_THREADS), (int) settings.getLong(Settings.MAX_BLOCK_SIZE),
-          settings.getBool(Settings.USE_PRIMARY_KEY), ReadSettings.of(settings), stages);
+          settings.getBool(Settings.USE_PRIMARY_KEY), ReadSettings.of(settings), stages,
+          settings.getBool(Settings.OPTIMIZE_MOVE_TO_PREWHERE) ? prewhere : null);
       TableScanner s = TableScanner.open(table.snapshot(), req, table.context());
       opened.add(s);
       return s;

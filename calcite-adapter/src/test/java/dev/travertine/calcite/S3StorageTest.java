@@ -189,6 +189,50 @@ class S3StorageTest extends StorageEndToEndTest {
     return "s3://tables-bucket/warehouse";
   }
 
+  /**
+   * The decoded-column cache over remote parts: a hot query makes no request at all; a query that
+   * also reads a column not cached yet fetches (and prefetches) only that one.
+   */
+  @org.junit.jupiter.api.Test
+  void decodedColumnCacheServesRemotePartsWithoutRequests() throws Exception {
+    String url = "jdbc:travertine:" + dir + ";" + String.join(";", properties().entrySet().stream()
+        .map(e -> e.getKey() + "=" + e.getValue()).toList());
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url)) {
+      JdbcTestSupport.exec(c, "CREATE TABLE u (id BIGINT NOT NULL, v BIGINT, s VARCHAR) ORDER BY id SETTINGS "
+          + "storage = 's3://tables-bucket/ucache', index_granularity = 1000, min_insert_rows_for_direct_part = 1");
+      JdbcTestSupport.exec(c, "SYSTEM STOP MERGES u");
+      for (int p = 0; p < 4; p++) {
+        JdbcTestSupport.exec(c, "INSERT INTO u SELECT number + " + (p * 5000) + ", number * 2, 's' || "
+            + "CAST(MOD(number, 11) AS VARCHAR) FROM TABLE(numbers(5000))");
+      }
+      JdbcTestSupport.exec(c, "SET max_threads = 1"); // one stream that prefetches the next parts
+      String q = "SELECT sum(v) FROM u";
+      String expected = JdbcTestSupport.one(c, q);
+      JdbcTestSupport.exec(c, "SET use_uncompressed_cache = 1");
+      org.junit.jupiter.api.Assertions.assertEquals(expected, JdbcTestSupport.one(c, q));
+      long r0 = requests(c);
+      long h0 = event(c, "UncompressedCacheHits");
+      long p0 = event(c, "RemoteFSPrefetches");
+      org.junit.jupiter.api.Assertions.assertEquals(expected, JdbcTestSupport.one(c, q));
+      org.junit.jupiter.api.Assertions.assertEquals(0, requests(c) - r0, "hot: nothing fetched");
+      org.junit.jupiter.api.Assertions.assertEquals(4, event(c, "UncompressedCacheHits") - h0);
+      org.junit.jupiter.api.Assertions.assertEquals(p0, event(c, "RemoteFSPrefetches"), "nothing to prefetch");
+
+      String q2 = "SELECT sum(v), min(s), count(s) FROM u WHERE s <> 'zz'";
+      JdbcTestSupport.exec(c, "SET use_uncompressed_cache = 0");
+      String expected2 = JdbcTestSupport.one(c, q2);
+      JdbcTestSupport.exec(c, "SET use_uncompressed_cache = 1");
+      long m1 = event(c, "UncompressedCacheMisses");
+      long p1 = event(c, "RemoteFSPrefetches");
+      org.junit.jupiter.api.Assertions.assertEquals(expected2, JdbcTestSupport.one(c, q2), "v cached, s decoded");
+      org.junit.jupiter.api.Assertions.assertEquals(4, event(c, "UncompressedCacheMisses") - m1);
+      org.junit.jupiter.api.Assertions.assertTrue(event(c, "RemoteFSPrefetches") > p1, "s is prefetched");
+      long r2 = requests(c);
+      org.junit.jupiter.api.Assertions.assertEquals(expected2, JdbcTestSupport.one(c, q2));
+      org.junit.jupiter.api.Assertions.assertEquals(0, requests(c) - r2);
+    }
+  }
+
   @Override
   protected Map<String, String> properties() {
     return s3.properties();

@@ -106,6 +106,28 @@ class UncompressedCacheSqlTest {
   }
 
   @Test
+  void alteredColumnsAreReadAsTheyAreNow() throws Exception {
+    try (Connection c = fourParts("jdbc:travertine:" + dir)) {
+      exec(c, "SET use_uncompressed_cache = 1");
+      String q = "SELECT count(*), sum(w) FROM t WHERE v = 300";
+      exec(c, "ALTER TABLE t ADD COLUMN w BIGINT DEFAULT 7");
+      assertEquals("1, 7", one(c, q));
+      assertEquals("1, 7", one(c, q));
+      long h = hits(c);
+      assertTrue(h >= 2, "v and w of the part holding v = 300 (others are pruned): " + h);
+      exec(c, "ALTER TABLE t DROP COLUMN w");
+      exec(c, "ALTER TABLE t ADD COLUMN w BIGINT DEFAULT 8"); // a new column (storage name): the 7s never come back
+      exec(c, "ALTER TABLE t MODIFY COLUMN v VARCHAR"); // the same files, read as strings now
+      String q2 = "SELECT count(*), sum(w) FROM t WHERE v = '300'";
+      assertEquals("1, 8", one(c, q2));
+      assertEquals("1, 8", one(c, q2));
+      assertEquals("4000, 32000", one(c, "SELECT count(v), sum(w) FROM t WHERE v <> 'x'"));
+      exec(c, "SET use_uncompressed_cache = 0");
+      assertEquals("1, 8", one(c, q2));
+    }
+  }
+
+  @Test
   void sizeComesFromTheUrlAndZeroMeansNoCache() throws Exception {
     try (Connection c = fourParts("jdbc:travertine:" + dir + ";uncompressed_cache_size=0")) {
       exec(c, "SET use_uncompressed_cache = 1");

@@ -19,6 +19,15 @@ public sealed interface Expr permits Expr.Column, Expr.Constant, Expr.Call {
   /** Whether the value can be NULL. */
   boolean nullable();
 
+  /** Adds the input columns {@code e} reads to {@code out}. */
+  static void collectColumns(Expr e, java.util.BitSet out) {
+    if (e instanceof Column c) {
+      out.set(c.index());
+    } else if (e instanceof Call call) {
+      call.args().forEach(a -> collectColumns(a, out));
+    }
+  }
+
   /** Column {@code index} of the input batch. */
   record Column(int index, DataType type, boolean nullable) implements Expr {
     @Override public String toString() {

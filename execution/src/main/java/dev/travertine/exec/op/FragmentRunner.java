@@ -2,7 +2,11 @@ package dev.travertine.exec.op;
 
 import dev.travertine.exec.agg.AggCall;
 import dev.travertine.exec.agg.HashAggregator;
+import dev.travertine.exec.expr.Evaluators;
+import dev.travertine.exec.expr.Expr;
+import dev.travertine.exec.expr.VectorExpression;
 import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.mergetree.part.RowFilter;
 import dev.travertine.mergetree.scan.BatchStage;
 import dev.travertine.mergetree.scan.ScanBatch;
 import dev.travertine.mergetree.scan.TableScanner;
@@ -10,6 +14,7 @@ import dev.travertine.mergetree.schema.DataType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
@@ -181,11 +186,46 @@ public final class FragmentRunner {
 
   /** Runs the scan to its end; the stages keep what they compute. */
   private void drain(BatchStage.Factory stages, long limit) throws IOException {
-    try (TableScanner s = scan.open(stages, limit)) {
+    try (TableScanner s = scan.open(stages, limit, prewhere())) {
       while (s.next() != null) {
         cancelCheck.run();
       }
     }
+  }
+
+  /**
+   * PREWHERE: a filter right after the scan that reads only some of the scan's columns is also
+   * given to the reader, which decodes the other columns only for the rows that pass. The filter
+   * step itself still runs (on those rows), so the reader may apply it or not.
+   */
+  private RowFilter prewhere() {
+    if (fragment.steps().isEmpty() || !(fragment.steps().get(0) instanceof Step.Filter f)) {
+      return null;
+    }
+    int[] scanColumns = fragment.scanColumns();
+    BitSet used = new BitSet();
+    Expr.collectColumns(f.condition(), used);
+    if (used.isEmpty() || used.cardinality() == scanColumns.length) {
+      return null;
+    }
+    int[] fields = used.stream().toArray();
+    int[] columns = Arrays.stream(fields).map(i -> scanColumns[i]).toArray();
+    return new RowFilter() {
+      @Override public int[] columns() {
+        return columns;
+      }
+
+      @Override public Instance create() {
+        VectorExpression e = Evaluators.compile(f.condition());
+        ColumnVector[] byField = new ColumnVector[scanColumns.length];
+        return (cols, sel, n) -> {
+          for (int i = 0; i < fields.length; i++) {
+            byField[fields[i]] = cols[columns[i]];
+          }
+          return n == 0 ? 0 : e.filter(new ScanBatch(byField, sel, n), sel);
+        };
+      }
+    };
   }
 
   private static HashAggregator merge(List<HashAggregator> partials, List<DataType> types, Step.Aggregate a) {
@@ -215,7 +255,7 @@ public final class FragmentRunner {
 
   /** The scan's batches after the per-row prefix (run in its worker threads). */
   private BatchIterator scanned(int[] cols, List<Step> prefix, long limit) {
-    TableScanner s = scan.open(() -> new ComputeStage(cols, prefix, cancelCheck), limit);
+    TableScanner s = scan.open(() -> new ComputeStage(cols, prefix, cancelCheck), limit, prewhere());
     return new BatchIterator() {
       @Override public ScanBatch next() throws IOException {
         cancelCheck.run();

@@ -41,7 +41,7 @@ public final class SortBuffer {
     }
     this.bound = bound;
     this.heap = bound >= 0 && bound <= HEAP_MAX_BOUND;
-    this.compactAt = bound < 0 ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE / 2, Math.max(2 * bound, 4096));
+    this.compactAt = bound < 0 || bound > Integer.MAX_VALUE / 4 ? Integer.MAX_VALUE : (int) Math.max(2 * bound, 4096);
   }
 
   /** Rows held. */
@@ -149,6 +149,7 @@ public final class SortBuffer {
 
   /** Adds every row another buffer holds. */
   public void merge(SortBuffer other) {
+    other.sort(); // its rows in order, so ties keep their input order here too
     for (ScanBatch b : other.materialize(0, other.count, Integer.MAX_VALUE)) {
       add(b);
     }
@@ -243,7 +244,7 @@ public final class SortBuffer {
   public List<ScanBatch> result(long offset, long fetch, int batchSize) {
     sort();
     int from = (int) Math.min(count, offset);
-    int to = fetch < 0 ? count : (int) Math.min(count, offset + fetch);
+    int to = fetch < 0 ? count : (int) Math.min(count, from + Math.min(fetch, (long) count));
     return materialize(from, to, batchSize);
   }
 }

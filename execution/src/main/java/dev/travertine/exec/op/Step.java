@@ -38,7 +38,7 @@ public sealed interface Step {
 
     /** Rows kept from the start of the order: offset + fetch, or -1 for all. */
     public long bound() {
-      return fetch < 0 ? -1 : offset + fetch;
+      return fetch < 0 ? -1 : offset > Long.MAX_VALUE - fetch ? Long.MAX_VALUE : offset + fetch;
     }
   }
 

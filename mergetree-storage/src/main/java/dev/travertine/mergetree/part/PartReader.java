@@ -22,11 +22,28 @@ public final class PartReader implements AutoCloseable {
   private final ColumnMapping mapping;
   private final boolean[] include;
 
-  private PartReader(Reader reader, RecordReader rows, ColumnMapping mapping, boolean[] include) {
+  /** Rows the row filter examined (every row decoded, passing or not); 0 without a filter. */
+  private final long[] filtered;
+
+  private PartReader(Reader reader, RecordReader rows, ColumnMapping mapping, boolean[] include, long[] filtered) {
     this.reader = reader;
     this.rows = rows;
     this.mapping = mapping;
     this.include = include;
+    this.filtered = filtered;
+  }
+
+  /**
+   * Whether batches come filtered by a {@link RowFilter}: then {@code batch.selectedInUse} is set
+   * and {@code batch.selected[0 .. size)} are the passing rows; {@link #filteredRows} counts the
+   * rows read.
+   */
+  public boolean rowFiltered() {
+    return filtered != null;
+  }
+
+  public long filteredRows() {
+    return filtered == null ? 0 : filtered[0];
   }
 
   /**
@@ -42,15 +59,25 @@ public final class PartReader implements AutoCloseable {
   /** As above, with a query's remote read options (null: the storage's defaults). */
   public static PartReader open(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
       String[] sargColumns, long offset, long length, FileIOFileSystem.ReadOptions read) throws IOException {
+    return open(part, schema, include, sarg, sargColumns, offset, length, read, null);
+  }
+
+  /**
+   * As above, with a {@link RowFilter} evaluated before the other columns are decoded (null: none;
+   * ignored when the part's file schema differs from the table's).
+   */
+  public static PartReader open(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
+      String[] sargColumns, long offset, long length, FileIOFileSystem.ReadOptions read, RowFilter rowFilter)
+      throws IOException {
     if (read == null) {
-      return doOpen(part, schema, include, sarg, sargColumns, offset, length);
+      return doOpen(part, schema, include, sarg, sargColumns, offset, length, rowFilter);
     }
     return FileIOFileSystem.withReadOptions(read,
-        () -> doOpen(part, schema, include, sarg, sargColumns, offset, length));
+        () -> doOpen(part, schema, include, sarg, sargColumns, offset, length, rowFilter));
   }
 
   private static PartReader doOpen(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
-      String[] sargColumns, long offset, long length) throws IOException {
+      String[] sargColumns, long offset, long length, RowFilter rowFilter) throws IOException {
     ColumnMapping mapping = part.mapping(schema);
     Reader reader = part.openReader();
     try {
@@ -65,11 +92,47 @@ public final class PartReader implements AutoCloseable {
       if (length >= 0) {
         o.range(offset, length);
       }
-      return new PartReader(reader, reader.rows(o), mapping, include);
+      long[] filtered = null;
+      if (rowFilter != null && mapping.identical()) {
+        filtered = new long[1];
+        setRowFilter(o, schema, rowFilter, filtered);
+      }
+      return new PartReader(reader, reader.rows(o), mapping, include, filtered);
     } catch (IOException | RuntimeException e) {
       reader.close();
       throw e;
     }
+  }
+
+  private static void setRowFilter(Reader.Options o, TableSchema schema, RowFilter rowFilter, long[] filtered) {
+    int[] columns = rowFilter.columns();
+    String[] names = new String[columns.length];
+    for (int i = 0; i < columns.length; i++) {
+      names[i] = schema.column(columns[i]).storage();
+    }
+    RowFilter.Instance f = rowFilter.create();
+    ColumnVector[] cols = new ColumnVector[schema.size()];
+    o.setRowFilter(names, ctx -> {
+      for (int i = 0; i < columns.length; i++) {
+        ColumnVector[] path = ctx.findColumnVector(names[i]);
+        cols[columns[i]] = path[path.length - 1];
+      }
+      int n = ctx.getSelectedSize();
+      filtered[0] += n;
+      int[] sel;
+      if (ctx.isSelectedInUse()) {
+        sel = ctx.getSelected(); // narrowed already: filter what is left
+      } else {
+        sel = ctx.updateSelected(n);
+        for (int i = 0; i < n; i++) {
+          sel[i] = i;
+        }
+      }
+      int m = f.filter(cols, sel, n);
+      ctx.setSelectedInUse(true);
+      ctx.setSelectedSize(m);
+    });
+    o.useSelected(true);
   }
 
   public Reader reader() {

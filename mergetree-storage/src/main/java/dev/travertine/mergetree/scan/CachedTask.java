@@ -193,6 +193,10 @@ final class CachedTask {
    * are gathered for the cache. Fails rather than hand on misaligned columns.
    */
   ColumnVector[] combine(VectorizedRowBatch b) {
+    if (b.selectedInUse) {
+      // A reader that drops rows (a PREWHERE row filter) would make batches that line up with nothing.
+      throw new IllegalStateException("Decoded-column cache: a task that uses it must read every row");
+    }
     if (layout != null && (batch >= layout.length || layout[batch] != b.size)) {
       throw new IllegalStateException("Decoded-column cache: batch " + batch + " has " + b.size
           + " rows, the cached columns " + (batch >= layout.length ? "end before" : layout[batch] + " rows"));

@@ -13,9 +13,18 @@ package dev.travertine.mergetree.scan;
  * @param read how remote parts are read (prefetch, coalescing)
  * @param stages the work each worker thread does on its batches (null = none); the limit counts
  *     the rows the stages hand on
+ * @param prewhere a filter parts may evaluate on its columns before decoding the others (null =
+ *     none): an optimisation only, the stages still filter (rows failing it may or may not reach
+ *     them)
  */
 public record ScanRequest(int[] columns, Predicate filter, long limit, boolean ordered, int maxThreads,
-    int batchSize, boolean usePruning, ReadSettings read, BatchStage.Factory stages) {
+    int batchSize, boolean usePruning, ReadSettings read, BatchStage.Factory stages,
+    dev.travertine.mergetree.part.RowFilter prewhere) {
+
+  public ScanRequest(int[] columns, Predicate filter, long limit, boolean ordered, int maxThreads, int batchSize,
+      boolean usePruning, ReadSettings read, BatchStage.Factory stages) {
+    this(columns, filter, limit, ordered, maxThreads, batchSize, usePruning, read, stages, null);
+  }
 
   public ScanRequest(int[] columns, Predicate filter, long limit, boolean ordered, int maxThreads, int batchSize,
       boolean usePruning, ReadSettings read) {

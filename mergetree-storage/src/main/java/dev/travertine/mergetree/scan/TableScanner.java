@@ -10,6 +10,7 @@ import dev.travertine.mergetree.mutation.CompiledMutation;
 import dev.travertine.mergetree.mutation.Mutations;
 import dev.travertine.mergetree.part.PartReader;
 import dev.travertine.mergetree.part.PartRef;
+import dev.travertine.mergetree.part.RowFilter;
 import dev.travertine.mergetree.part.PartWriter;
 import dev.travertine.mergetree.schema.TableSchema;
 import dev.travertine.mergetree.schema.TypeKind;
@@ -269,6 +270,34 @@ public final class TableScanner implements AutoCloseable {
     return new ScanBatch(cols, sel, m);
   }
 
+  /**
+   * The request's PREWHERE combined with the scan's pushed filter, which runs first (PREWHERE's
+   * expression must not see rows the pushed filter excludes); null without a PREWHERE.
+   */
+  private RowFilter prewhere() {
+    RowFilter p = request.prewhere();
+    Predicate pushed = request.filter();
+    if (p == null || pushed == null) {
+      return p;
+    }
+    BitSet cols = new BitSet();
+    pushed.collectColumns(cols);
+    for (int c : p.columns()) {
+      cols.set(c);
+    }
+    int[] columns = cols.stream().toArray();
+    return new RowFilter() {
+      @Override public int[] columns() {
+        return columns;
+      }
+
+      @Override public Instance create() {
+        Instance inner = p.create();
+        return (vectors, sel, n) -> inner.filter(vectors, sel, pushed.filter(vectors, sel, n));
+      }
+    };
+  }
+
   /** Bytes all queries' prefetches may hold together (per server, on top of each query's budget). */
   private static final long SERVER_PREFETCH_LIMIT = 4L << 30;
   private static final AtomicLong SERVER_PREFETCHED = new AtomicLong();
@@ -401,11 +430,17 @@ public final class TableScanner implements AutoCloseable {
       }
       ReadSettings r = request.read();
       CachedTask c = cached; // looked up before any read; a task using the cache reads whole, without skipping
+      // PREWHERE only for a task that neither fills the cache (it must read every row) nor applies
+      // pending mutations (they look at every row).
+      RowFilter prewhere = c == null && mutations.isEmpty() ? prewhere() : null;
       return PartReader.open(p, schema, c != null ? c.readInclude() : include,
           task.granules() != null && c == null ? sarg : null, columnNames, offset, length,
           new dev.travertine.io.hadoop.FileIOFileSystem.ReadOptions(r.coalesceDistance(), r.coalesceMaxBytes(),
-              r.maxRequestBytes(), r.cache()));
+              r.maxRequestBytes(), r.cache()), prewhere);
     }
+
+    /** The rows the reader filtered so far (counted as read). */
+    private long filteredCounted;
 
     @Override
     public synchronized boolean prefetch() {
@@ -525,6 +560,13 @@ public final class TableScanner implements AutoCloseable {
           throw failure(e);
         }
         return cachedBatch(c, cols); // every row of a task read whole: never null
+      }
+      if (rows.rowFiltered() && batch.selectedInUse) {
+        // PREWHERE ran in the reader, the scan's own filter first: the batch holds the rows that pass.
+        long f = rows.filteredRows();
+        rowsRead.addAndGet(f - filteredCounted);
+        filteredCounted = f;
+        return new ScanBatch(batch.cols, java.util.Arrays.copyOf(batch.selected, batch.size), batch.size);
       }
       rowsRead.addAndGet(batch.size);
       return filtered(batch.cols, batch.size, mutations);

@@ -87,6 +87,10 @@ public final class Settings {
   public static final Setting MAX_MEMORY_USAGE = Setting.uint("max_memory_usage", 0, 0, Long.MAX_VALUE, SESSION,
       "Bytes one query's operator states (hash tables, aggregate states, sort buffers) may hold; 0 = no limit");
 
+  public static final Setting OPTIMIZE_MOVE_TO_PREWHERE = Setting.bool("optimize_move_to_prewhere", true, SESSION,
+      "A vectorized WHERE over some of the columns read is evaluated first, and the other columns are decoded"
+          + " only for the rows that pass (PREWHERE)");
+
   private static final Map<String, Setting> ALL = new LinkedHashMap<>();
 
   static {
@@ -97,7 +101,8 @@ public final class Settings {
         MAX_INSERT_BLOCK_SIZE, OPTIMIZE_READ_IN_ORDER, USE_PRIMARY_KEY, REMOTE_READ_PREFETCH,
         REMOTE_READ_MIN_BYTES_FOR_SEEK, REMOTE_READ_MAX_COALESCED_BYTES, MAX_READ_BUFFER_SIZE, PREFETCH_MAX_MEMORY,
         PREFETCHES_LIMIT, ENABLE_FILESYSTEM_CACHE, USE_UNCOMPRESSED_CACHE,
-        MUTATIONS_SYNC, VECTORIZED_EXECUTION, MAX_MEMORY_USAGE)) {
+        MUTATIONS_SYNC, VECTORIZED_EXECUTION, MAX_MEMORY_USAGE,
+        OPTIMIZE_MOVE_TO_PREWHERE)) {
       ALL.put(s.name(), s);
     }
   }

@@ -1,0 +1,392 @@
+package dev.travertine.exec.op;
+
+import static dev.travertine.exec.op.VectorFixtures.BIG;
+import static dev.travertine.exec.op.VectorFixtures.BOOL;
+import static dev.travertine.exec.op.VectorFixtures.CHR;
+import static dev.travertine.exec.op.VectorFixtures.DATE;
+import static dev.travertine.exec.op.VectorFixtures.DBL;
+import static dev.travertine.exec.op.VectorFixtures.DEC;
+import static dev.travertine.exec.op.VectorFixtures.INT;
+import static dev.travertine.exec.op.VectorFixtures.REAL;
+import static dev.travertine.exec.op.VectorFixtures.SMALL;
+import static dev.travertine.exec.op.VectorFixtures.STR;
+import static dev.travertine.exec.op.VectorFixtures.TINY;
+import static dev.travertine.exec.op.VectorFixtures.TS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.travertine.exec.op.VectorFixtures.Col;
+import dev.travertine.exec.op.VectorFixtures.Generated;
+import dev.travertine.exec.op.VectorFixtures.Shape;
+import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.mergetree.schema.DataType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.junit.jupiter.api.Test;
+
+/**
+ * SortBuffer against a stable sort of the same rows (java.util.List.sort) on seeded random
+ * batches. Field 0 is a row number in input order, never a sort key: equal rows of the reference
+ * and the buffer then prove ties kept their input order.
+ */
+class SortBufferTest {
+  static final List<DataType> TYPES = List.of(BIG, BOOL, TINY, SMALL, INT, BIG, REAL, DBL, DEC, STR, CHR, DATE, TS);
+
+  static List<Col> columns(Random rnd, int distinct) {
+    List<Col> cols = new ArrayList<>();
+    for (DataType t : TYPES) {
+      cols.add(Col.of(rnd, t, distinct, 0.15));
+    }
+    return cols;
+  }
+
+  /** Batches whose field 0 numbers the positions (so every row's number follows the previous rows'). */
+  static final class Input {
+    final List<ScanBatch> batches = new ArrayList<>();
+    final List<List<Object[]>> rows = new ArrayList<>();
+    long next;
+
+    void add(Generated g) {
+      ScanBatch b = g.batch();
+      int cap = b.cols()[1].isNull.length;
+      LongColumnVector id = new LongColumnVector(cap);
+      for (int i = 0; i < cap; i++) {
+        id.vector[i] = next + i;
+      }
+      ColumnVector[] cols = b.cols().clone();
+      cols[0] = id;
+      List<Object[]> rs = new ArrayList<>();
+      for (int k = 0; k < b.size(); k++) {
+        Object[] r = g.rows().get(k).clone();
+        r[0] = next + b.sel()[k];
+        rs.add(r);
+      }
+      next += cap;
+      batches.add(new ScanBatch(cols, b.sel(), b.size()));
+      rows.add(rs);
+    }
+
+    List<Object[]> allRows() {
+      List<Object[]> out = new ArrayList<>();
+      rows.forEach(out::addAll);
+      return out;
+    }
+  }
+
+  static Input input(Random rnd, List<Col> cols, Shape shape, int batches) {
+    Input in = new Input();
+    for (int i = 0; i < batches; i++) {
+      in.add(VectorFixtures.batch(rnd, cols, shape));
+    }
+    return in;
+  }
+
+  static Comparator<Object[]> comparator(List<Step.SortKey> keys, List<DataType> types) {
+    return (a, b) -> {
+      for (Step.SortKey k : keys) {
+        Object x = a[k.field()];
+        Object y = b[k.field()];
+        if (x == null || y == null) {
+          if (x == y) {
+            continue;
+          }
+          return (x == null) == k.nullsFirst() ? -1 : 1;
+        }
+        int c = VectorFixtures.compare(types.get(k.field()), x, y);
+        if (c != 0) {
+          return k.descending() ? -c : c;
+        }
+      }
+      return 0;
+    };
+  }
+
+  static List<Object[]> expected(List<Object[]> rows, List<Step.SortKey> keys, List<DataType> types, long offset,
+      long fetch) {
+    List<Object[]> s = new ArrayList<>(rows);
+    s.sort(comparator(keys, types)); // stable
+    int from = (int) Math.min(s.size(), offset);
+    int to = fetch < 0 ? s.size() : (int) Math.min(s.size(), Math.min(Long.MAX_VALUE - offset, fetch) + offset);
+    return s.subList(from, to);
+  }
+
+  static List<Object[]> actual(SortBuffer buf, List<DataType> types, long offset, long fetch, int batchSize) {
+    List<Object[]> out = new ArrayList<>();
+    for (ScanBatch b : buf.result(offset, fetch, batchSize)) {
+      assertTrue(b.size() > 0 && b.size() <= batchSize, "result batch of " + b.size() + " rows, batch size " + batchSize);
+      out.addAll(VectorFixtures.rows(b, types));
+    }
+    return out;
+  }
+
+  static void assertRows(String what, List<Object[]> expected, List<Object[]> actual) {
+    int n = Math.min(expected.size(), actual.size());
+    for (int i = 0; i < n; i++) {
+      if (!Arrays.equals(expected.get(i), actual.get(i))) {
+        fail(what + ": row " + i + " of " + expected.size() + " differs: expected " + Arrays.toString(expected.get(i))
+            + ", got " + Arrays.toString(actual.get(i)));
+      }
+    }
+    assertEquals(expected.size(), actual.size(), what + ": row count");
+  }
+
+  static List<Step.SortKey> randomKeys(Random rnd, int fields) {
+    List<Step.SortKey> keys = new ArrayList<>();
+    int n = 1 + rnd.nextInt(3);
+    for (int i = 0; i < n; i++) {
+      keys.add(new Step.SortKey(1 + rnd.nextInt(fields - 1), rnd.nextBoolean(), rnd.nextBoolean()));
+    }
+    return keys;
+  }
+
+  static long randomFetch(Random rnd) {
+    return switch (rnd.nextInt(7)) {
+      case 0 -> -1;
+      case 1 -> 0;
+      case 2 -> 1;
+      case 3 -> 10;
+      case 4 -> 1000;
+      default -> rnd.nextInt(5000);
+    };
+  }
+
+  @Test void randomMultiKeySorts() {
+    for (long seed = 1; seed <= 30; seed++) {
+      Random rnd = new Random(seed);
+      List<Col> cols = columns(rnd, 2 + rnd.nextInt(8));
+      Input in = input(rnd, cols, new Shape(600, 0.1, 0.3), 1 + rnd.nextInt(30));
+      List<Step.SortKey> keys = randomKeys(rnd, TYPES.size());
+      long offset = rnd.nextInt(4) == 0 ? rnd.nextInt(100) : 0;
+      long fetch = randomFetch(rnd);
+      boolean bounded = rnd.nextInt(4) != 0;
+      long bound = bounded ? new Step.Sort(keys, offset, fetch).bound() : -1;
+      SortBuffer buf = new SortBuffer(TYPES, keys, bound);
+      in.batches.forEach(buf::add);
+      String what = "seed " + seed + " keys " + keys + " offset " + offset + " fetch " + fetch + " bound " + bound;
+      assertRows(what, expected(in.allRows(), keys, TYPES, offset, fetch),
+          actual(buf, TYPES, offset, fetch, 1 + rnd.nextInt(3000)));
+    }
+  }
+
+  @Test void everyTypeAsTheOnlyKey() {
+    Random rnd = new Random(7);
+    List<Col> cols = columns(rnd, 12);
+    Input in = input(rnd, cols, Shape.DEFAULT, 6);
+    for (int f = 1; f < TYPES.size(); f++) {
+      for (boolean desc : new boolean[] {false, true}) {
+        for (boolean nullsFirst : new boolean[] {false, true}) {
+          List<Step.SortKey> keys = List.of(new Step.SortKey(f, desc, nullsFirst));
+          for (long bound : new long[] {-1, 25}) {
+            SortBuffer buf = new SortBuffer(TYPES, keys, bound);
+            in.batches.forEach(buf::add);
+            long fetch = bound < 0 ? -1 : bound;
+            assertRows(TYPES.get(f) + " " + keys + " bound " + bound, expected(in.allRows(), keys, TYPES, 0, fetch),
+                actual(buf, TYPES, 0, fetch, 1024));
+          }
+        }
+      }
+    }
+  }
+
+  @Test void unboundedBufferWithOffsetAndFetch() {
+    Random rnd = new Random(8);
+    Input in = input(rnd, columns(rnd, 5), Shape.DEFAULT, 10);
+    List<Step.SortKey> keys = List.of(new Step.SortKey(4, true, false), new Step.SortKey(9, false, true));
+    SortBuffer buf = new SortBuffer(TYPES, keys, -1);
+    in.batches.forEach(buf::add);
+    int n = in.allRows().size();
+    assertEquals(n, buf.rows());
+    for (long[] of : new long[][] {{0, -1}, {0, 0}, {3, -1}, {3, 7}, {n - 1, 5}, {n, 1}, {n + 10, -1}, {0, n + 10}}) {
+      assertRows("offset " + of[0] + " fetch " + of[1], expected(in.allRows(), keys, TYPES, of[0], of[1]),
+          actual(buf, TYPES, of[0], of[1], 100));
+    }
+  }
+
+  /** Bounds 0, 1, 10, 1000 (the heap) over many small batches: the heap compacts every 64 batches. */
+  @Test void topNHeapOverManyBatches() {
+    for (long bound : new long[] {0, 1, 10, 1000}) {
+      Random rnd = new Random(bound);
+      List<Col> cols = columns(rnd, 4);
+      Input in = input(rnd, cols, new Shape(120, 0.15, 0.3), 300);
+      assertTrue(in.batches.size() > 4 * 64);
+      List<Step.SortKey> keys = List.of(new Step.SortKey(2, false, true), new Step.SortKey(9, true, false));
+      SortBuffer buf = new SortBuffer(TYPES, keys, bound);
+      SortBuffer all = new SortBuffer(TYPES, keys, -1);
+      for (ScanBatch b : in.batches) {
+        buf.add(b);
+        all.add(b);
+        assertTrue(buf.rows() <= bound, "heap holds " + buf.rows() + " rows for bound " + bound);
+      }
+      for (long offset : new long[] {0, bound / 2}) {
+        long fetch = bound - offset;
+        assertRows("bound " + bound + " offset " + offset, expected(in.allRows(), keys, TYPES, offset, fetch),
+            actual(buf, TYPES, offset, fetch, 7));
+      }
+      // a top-N holds O(N) rows, not the input
+      if (bound <= 10) {
+        assertTrue(buf.bytes() * 4 < all.bytes(), "top-" + bound + " holds " + buf.bytes() + " bytes, all rows "
+            + all.bytes());
+      }
+    }
+  }
+
+  /** Bounds above 65536 compact to the best rows whenever twice the bound is held. */
+  @Test void largeBoundCompacts() {
+    List<DataType> types = List.of(BIG, INT, DBL);
+    Random rnd = new Random(9);
+    List<Col> cols = List.of(Col.of(rnd, BIG, 1, 0), Col.of(rnd, INT, 50, 0.1), Col.of(rnd, DBL, 8, 0.1));
+    List<Step.SortKey> keys = List.of(new Step.SortKey(1, true, true), new Step.SortKey(2, false, false));
+    Input in = new Input();
+    int rows = 0;
+    while (rows < 150_000) {
+      Generated g = VectorFixtures.batch(rnd, cols, new Shape(2048, 0.05, 0.5));
+      in.add(g);
+      rows += g.rows().size();
+    }
+    List<Object[]> sorted = expected(in.allRows(), keys, types, 0, -1);
+    // 65536: the largest heap; 70000 compacts (at 140000 rows)
+    for (long[] bf : new long[][] {{65_536, 0}, {70_000, 5}}) {
+      long bound = bf[0];
+      long offset = bf[1];
+      SortBuffer buf = new SortBuffer(types, keys, bound);
+      for (ScanBatch b : in.batches) {
+        buf.add(b);
+        assertTrue(buf.rows() <= Math.max(2 * bound, 4096) + 2048, buf.rows() + " rows held for bound " + bound);
+      }
+      assertRows("bound " + bound, sorted.subList((int) offset, (int) bound),
+          actual(buf, types, offset, bound - offset, 65_536));
+    }
+  }
+
+  /** Partial buffers (one per worker) merged: the rows of all, ties in the order buffer 0's, 1's, … */
+  @Test void mergeOfSeveralBuffers() {
+    for (long seed = 1; seed <= 16; seed++) {
+      Random rnd = new Random(seed);
+      List<Col> cols = columns(rnd, 3 + rnd.nextInt(4));
+      Input in = input(rnd, cols, new Shape(400, 0.1, 0.3), 10 + rnd.nextInt(60));
+      List<Step.SortKey> keys = randomKeys(rnd, TYPES.size());
+      long fetch = randomFetch(rnd);
+      long offset = rnd.nextInt(3) == 0 ? rnd.nextInt(20) : 0;
+      long bound = new Step.Sort(keys, offset, fetch).bound();
+      int parts = 2 + rnd.nextInt(3);
+      List<SortBuffer> bufs = new ArrayList<>();
+      List<List<Object[]>> partRows = new ArrayList<>();
+      for (int p = 0; p < parts; p++) {
+        bufs.add(new SortBuffer(TYPES, keys, bound));
+        partRows.add(new ArrayList<>());
+      }
+      for (int i = 0; i < in.batches.size(); i++) {
+        int p = rnd.nextInt(parts);
+        bufs.get(p).add(in.batches.get(i));
+        partRows.get(p).addAll(in.rows.get(i));
+      }
+      SortBuffer into = bufs.get(0);
+      for (int p = 1; p < parts; p++) {
+        into.merge(bufs.get(p));
+      }
+      List<Object[]> order = new ArrayList<>();
+      partRows.forEach(order::addAll);
+      String what = "seed " + seed + ", " + parts + " buffers, keys " + keys + " offset " + offset + " fetch " + fetch;
+      assertRows(what, expected(order, keys, TYPES, offset, fetch), actual(into, TYPES, offset, fetch, 500));
+    }
+  }
+
+  /** The same, but the keys alone decide the order (no ties): what SQL promises. */
+  @Test void mergeOfSeveralBuffersWithoutTies() {
+    for (long seed = 1; seed <= 12; seed++) {
+      Random rnd = new Random(seed);
+      List<Col> cols = columns(rnd, 4);
+      Input in = input(rnd, cols, new Shape(400, 0.1, 0.3), 10 + rnd.nextInt(100));
+      List<Step.SortKey> keys = new ArrayList<>(randomKeys(rnd, TYPES.size()));
+      keys.add(new Step.SortKey(0, rnd.nextBoolean(), false)); // the row number breaks every tie
+      long fetch = randomFetch(rnd);
+      long bound = new Step.Sort(keys, 0, fetch).bound();
+      SortBuffer[] bufs = {new SortBuffer(TYPES, keys, bound), new SortBuffer(TYPES, keys, bound),
+          new SortBuffer(TYPES, keys, bound)};
+      for (ScanBatch b : in.batches) {
+        bufs[rnd.nextInt(3)].add(b);
+      }
+      bufs[0].merge(bufs[1]);
+      bufs[0].merge(bufs[2]);
+      assertRows("seed " + seed + " keys " + keys + " fetch " + fetch, expected(in.allRows(), keys, TYPES, 0, fetch),
+          actual(bufs[0], TYPES, 0, fetch, 500));
+    }
+  }
+
+  @Test void emptyBuffer() {
+    List<Step.SortKey> keys = List.of(new Step.SortKey(1, false, false));
+    for (long bound : new long[] {-1, 0, 5, 100_000}) {
+      SortBuffer buf = new SortBuffer(TYPES, keys, bound);
+      Random rnd = new Random(1);
+      Generated g = VectorFixtures.batch(rnd, columns(rnd, 3), Shape.DEFAULT);
+      buf.add(new ScanBatch(g.batch().cols(), g.batch().sel(), 0));
+      buf.merge(new SortBuffer(TYPES, keys, bound));
+      assertEquals(0, buf.rows());
+      assertEquals(List.of(), buf.result(0, -1, 10));
+    }
+  }
+
+  /** LIMIT 9223372036854775807 OFFSET 1 (a common way to say "all rows after the first"). */
+  @Test void hugeFetchAfterAnOffset() {
+    Random rnd = new Random(10);
+    Input in = input(rnd, columns(rnd, 5), Shape.DEFAULT, 4);
+    List<Step.SortKey> keys = List.of(new Step.SortKey(4, false, false));
+    long offset = 1;
+    long fetch = Long.MAX_VALUE;
+    SortBuffer buf = new SortBuffer(TYPES, keys, new Step.Sort(keys, offset, fetch).bound());
+    in.batches.forEach(buf::add);
+    assertRows("offset 1 fetch Long.MAX_VALUE", expected(in.allRows(), keys, TYPES, offset, fetch),
+        actual(buf, TYPES, offset, fetch, 1024));
+  }
+
+  /** Minimal case of the above: ties of a merged top-N buffer come back in heap order. */
+  @Test void mergeKeepsTiesInInputOrder() {
+    List<DataType> types = List.of(BIG, BIG);
+    List<Step.SortKey> keys = List.of(new Step.SortKey(1, false, false));
+    SortBuffer other = new SortBuffer(types, keys, 3);
+    other.add(new ScanBatch(new ColumnVector[] {VectorFixtures.vector(BIG, 10L, 11L, 12L, 13L),
+        VectorFixtures.vector(BIG, 7L, 7L, 7L, 7L)}, Columns.identity(4), 4));
+    SortBuffer into = new SortBuffer(types, keys, 3);
+    into.merge(other);
+    List<Object> ids = new ArrayList<>();
+    actual(into, types, 0, 3, 10).forEach(r -> ids.add(r[0]));
+    assertEquals(List.of(10L, 11L, 12L), ids); // got [12, 10, 11]: other's heap array order
+  }
+
+  /**
+   * A bound above any row count (LIMIT 9223372036854775807) must not compact: compaction at 4096
+   * rows (2 * bound overflows) re-sorts and copies every row held on every later batch, quadratic:
+   * 100 k rows take 6.6 s instead of 25 ms. Observable without timing: compaction copies only the
+   * selected rows, so the buffer then holds fewer bytes than one without a bound.
+   */
+  @Test void hugeBoundDoesNotCompact() {
+    List<DataType> types = List.of(BIG, BIG);
+    List<Step.SortKey> keys = List.of(new Step.SortKey(1, false, false));
+    SortBuffer unbounded = new SortBuffer(types, keys, -1);
+    SortBuffer huge = new SortBuffer(types, keys, Long.MAX_VALUE);
+    for (int i = 0; i < 20; i++) {
+      LongColumnVector a = new LongColumnVector(1024);
+      LongColumnVector k = new LongColumnVector(1024);
+      for (int j = 0; j < 1024; j++) {
+        a.vector[j] = i * 1024L + j;
+        k.vector[j] = (j * 31L + i) % 100;
+      }
+      int[] sel = new int[512]; // every other row
+      for (int j = 0; j < sel.length; j++) {
+        sel[j] = 2 * j;
+      }
+      ScanBatch b = new ScanBatch(new ColumnVector[] {a, k}, sel, sel.length);
+      unbounded.add(b);
+      huge.add(b);
+    }
+    assertEquals(unbounded.rows(), huge.rows());
+    assertEquals(unbounded.bytes(), huge.bytes(), "a bound of Long.MAX_VALUE compacted the buffer");
+    assertRows("Long.MAX_VALUE bound", actual(unbounded, types, 0, -1, 4096), actual(huge, types, 0, Long.MAX_VALUE, 4096));
+  }
+}
