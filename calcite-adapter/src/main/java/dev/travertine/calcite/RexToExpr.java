@@ -248,7 +248,10 @@ public final class RexToExpr {
           return null;
         }
       }
-      case CHAR_LENGTH, LOWER, UPPER, CONCAT -> {
+      case CHAR_LENGTH, LOWER, UPPER, CONCAT, POSITION -> {
+        if (op == Op.POSITION && a.size() != 2) {
+          return null; // POSITION(x IN s FROM n)
+        }
         for (Expr x : a) {
           if (!x.type().kind().isString()) {
             return null;
@@ -295,6 +298,7 @@ public final class RexToExpr {
     }
     return switch (name) {
       case "CHAR_LENGTH", "CHARACTER_LENGTH" -> Op.CHAR_LENGTH;
+      case "POSITION" -> Op.POSITION;
       case "SUBSTRING" -> Op.SUBSTRING;
       case "LOWER" -> Op.LOWER;
       case "UPPER" -> Op.UPPER;

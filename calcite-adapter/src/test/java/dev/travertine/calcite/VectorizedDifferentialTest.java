@@ -233,8 +233,8 @@ class VectorizedDifferentialTest {
     check("SELECT k, s FROM $t WHERE s LIKE '%a%' AND i + si > 10 ORDER BY k LIMIT 50");
     check("SELECT count(*), sum(k) FROM $t WHERE s LIKE 'a\\_b%' ESCAPE '\\' OR s NOT LIKE '%m_a%'");
     check("SELECT k, CASE WHEN d > 0 THEN 'pos' WHEN d < 0 THEN 'neg' ELSE NULL END, COALESCE(s, ch, 'none'), "
-        + "NULLIF(si, 0), bi * 2 - i, CHAR_LENGTH(s), SUBSTRING(s FROM 2 FOR 3), UPPER(ch) || LOWER(s) "
-        + "FROM $t WHERE k < 700");
+        + "NULLIF(si, 0), bi * 2 - i, CHAR_LENGTH(s), SUBSTRING(s FROM 2 FOR 3), UPPER(ch) || LOWER(s), "
+        + "POSITION('a' IN s), POSITION(ch IN s), POSITION('ï' IN s) FROM $t WHERE k < 700");
     check("SELECT EXTRACT(MONTH FROM dt), EXTRACT(HOUR FROM ts), count(*), sum(CAST(ti AS BIGINT)) FROM $t "
         + "GROUP BY EXTRACT(MONTH FROM dt), EXTRACT(HOUR FROM ts)");
     check("SELECT dt + INTERVAL '3' DAY, count(*) FROM $t WHERE dt IS NOT NULL AND b IS NOT TRUE GROUP BY dt");

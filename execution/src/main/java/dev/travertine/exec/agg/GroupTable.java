@@ -5,6 +5,7 @@ import dev.travertine.mergetree.schema.DataType;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 
@@ -22,6 +23,9 @@ public abstract sealed class GroupTable {
     }
     if (keyTypes.size() == 1 && keyTypes.get(0).kind().isLongBacked()) {
       return new LongKeys(keyTypes.get(0));
+    }
+    if (keyTypes.size() == 1 && keyTypes.get(0).kind().isString()) {
+      return new StringKeys(keyTypes.get(0));
     }
     if (keyTypes.size() == 2 && keyTypes.get(0).kind().isLongBacked() && keyTypes.get(1).kind().isLongBacked()) {
       return new TwoLongKeys(keyTypes);
@@ -327,6 +331,119 @@ public abstract sealed class GroupTable {
 
     @Override public long bytes() {
       return 17L * k1.length + 4L * slots.length;
+    }
+  }
+
+  /**
+   * One string key: the bytes themselves are the table's keys (no serialization). ORC hands out
+   * a dictionary-encoded column as references into one dictionary buffer, so equal values share
+   * a start offset: a small direct-mapped cache from (buffer, start, length) to group skips the
+   * hash table for them.
+   */
+  static final class StringKeys extends GroupTable {
+    private static final int CACHE = 1 << 12;
+    private final DataType type;
+    private final ByteKeyTable table = new ByteKeyTable();
+    private int[] groupOfId = new int[256];
+    private int[] idOfGroup = new int[256];
+    private int size;
+    private int nullGroup = -1;
+    private final byte[][] cacheBuf = new byte[CACHE][];
+    private final int[] cacheStart = new int[CACHE];
+    private final int[] cacheLen = new int[CACHE];
+    private final int[] cacheGroup = new int[CACHE];
+
+    StringKeys(DataType type) {
+      this.type = type;
+    }
+
+    @Override public int size() {
+      return size;
+    }
+
+    private int newGroup(int id) {
+      if (size == idOfGroup.length) {
+        idOfGroup = Arrays.copyOf(idOfGroup, size * 2);
+      }
+      idOfGroup[size] = id;
+      return size++;
+    }
+
+    private int group(byte[] b, int st, int len) {
+      int id = table.add(b, st, len);
+      if (table.added()) {
+        if (id >= groupOfId.length) {
+          groupOfId = Arrays.copyOf(groupOfId, Math.max(groupOfId.length * 2, id + 1));
+        }
+        groupOfId[id] = newGroup(id);
+      }
+      return groupOfId[id];
+    }
+
+    private int nullGroup() {
+      if (nullGroup < 0) {
+        nullGroup = newGroup(-1);
+      }
+      return nullGroup;
+    }
+
+    @Override public void groupIds(ColumnVector[] keys, int[] sel, int n, int[] gid) {
+      BytesColumnVector v = (BytesColumnVector) keys[0];
+      byte[][] bufs = v.vector;
+      int[] starts = v.start;
+      int[] lens = v.length;
+      for (int k = 0; k < n; k++) {
+        int r = v.isRepeating ? 0 : sel[k];
+        if (!v.noNulls && v.isNull[r]) {
+          gid[k] = nullGroup();
+          continue;
+        }
+        byte[] b = bufs[r];
+        int st = starts[r];
+        int len = lens[r];
+        int c = (st * 0x9E3779B1 + len) >>> 20 & (CACHE - 1);
+        if (cacheBuf[c] == b && cacheStart[c] == st && cacheLen[c] == len) {
+          gid[k] = cacheGroup[c];
+          continue;
+        }
+        int g = group(b, st, len);
+        cacheBuf[c] = b;
+        cacheStart[c] = st;
+        cacheLen[c] = len;
+        cacheGroup[c] = g;
+        gid[k] = g;
+      }
+      // The batch's buffers may be reused or dropped: forget them.
+      Arrays.fill(cacheBuf, null);
+    }
+
+    @Override public int[] mergeFrom(GroupTable other) {
+      StringKeys o = (StringKeys) other;
+      int[] out = new int[o.size];
+      for (int g = 0; g < o.size; g++) {
+        int id = o.idOfGroup[g];
+        out[g] = id < 0 ? nullGroup() : group(o.table.arena(), o.table.start(id), o.table.length(id));
+      }
+      return out;
+    }
+
+    @Override public ColumnVector[] keys(int from, int count) {
+      BytesColumnVector v = (BytesColumnVector) Columns.newVector(type, count);
+      for (int i = 0; i < count; i++) {
+        int id = idOfGroup[from + i];
+        if (id < 0) {
+          v.noNulls = false;
+          v.isNull[i] = true;
+          v.setVal(i, new byte[0], 0, 0);
+        } else {
+          v.setVal(i, table.arena(), table.start(id), table.length(id));
+        }
+      }
+      return new ColumnVector[] {v};
+    }
+
+    @Override public long bytes() {
+      return table.bytes() + 8L * idOfGroup.length;
     }
   }
 }

@@ -49,7 +49,7 @@ final class ConstantExpr extends VecExpr {
   }
 
   @Override ColumnVector eval(ScanBatch b) {
-    ColumnVector v = Vecs.alloc(type, Vecs.capacity(b));
+    ColumnVector v = Vecs.alloc(type, 1); // repeating: row 0 stands for every row
     v.isRepeating = true;
     if (value == null) {
       Vecs.setNull(v, 0);

@@ -152,7 +152,7 @@ public final class Evaluators {
         arity(call, 1, 1);
         return new StringFunctions(op, List.of(string(a.get(0))), t);
       }
-      case CONCAT -> {
+      case CONCAT, POSITION -> {
         arity(call, 2, 2);
         return new StringFunctions(op, List.of(string(a.get(0)), string(a.get(1))), t);
       }

@@ -98,6 +98,11 @@ abstract class LikePattern {
   }
 
   /** First position >= from (and <= to - x.length) where x occurs in b, or -1. */
+  private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+      long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+
   static int indexOf(byte[] b, int from, int to, byte[] x) {
     int n = x.length;
     if (n == 0) {
@@ -105,7 +110,27 @@ abstract class LikePattern {
     }
     byte first = x[0];
     int last = to - n;
-    for (int p = from; p <= last; p++) {
+    long pattern = ONES * (first & 0xff);
+    int p = from;
+    // Eight bytes at a time: the lowest byte equal to the needle's first (SWAR zero-byte test on
+    // v ^ pattern; its lowest flag is always a real match) is the next candidate.
+    while (p <= last && p + 8 <= to) {
+      long v = (long) LONGS.get(b, p) ^ pattern;
+      long t = (v - ONES) & ~v & HIGHS;
+      if (t == 0) {
+        p += 8;
+        continue;
+      }
+      int q = p + (Long.numberOfTrailingZeros(t) >>> 3);
+      if (q > last) {
+        return -1;
+      }
+      if (Arrays.equals(b, q + 1, q + n, x, 1, n)) {
+        return q;
+      }
+      p = q + 1;
+    }
+    for (; p <= last; p++) {
       if (b[p] == first && Arrays.equals(b, p + 1, p + n, x, 1, n)) {
         return p;
       }

@@ -36,6 +36,8 @@ public enum Op {
   /** SUBSTRING(string, from [, length]): 1-based, in characters, SQL semantics. */
   SUBSTRING,
   LOWER, UPPER,
+  /** POSITION(needle IN string): 1-based index (in characters) of the first occurrence, 0 if none. */
+  POSITION,
   /** string || string (the result type is VARCHAR). */
   CONCAT,
   /** EXTRACT(unit FROM date/timestamp): args[0] a VARCHAR constant naming the unit (YEAR, MONTH, DAY, ...). */

@@ -10,7 +10,7 @@ import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 
 /**
- * CHAR_LENGTH, SUBSTRING, LOWER, UPPER and || on UTF-8 bytes. Lengths and positions count UTF-16
+ * CHAR_LENGTH, SUBSTRING, POSITION, LOWER, UPPER and || on UTF-8 bytes. Lengths and positions count UTF-16
  * units, as Calcite's Java strings do (a character outside the BMP counts 2); strings with such
  * characters, and LOWER/UPPER of non-ASCII strings, go through {@code java.lang.String}, everything
  * else is done on the bytes (SUBSTRING references the input's bytes).
@@ -87,6 +87,13 @@ final class StringFunctions extends VecExpr {
       int len = s.length[p];
       switch (op) {
         case CHAR_LENGTH -> ((LongColumnVector) r).vector[i] = utf16Length(bytes, st, len);
+        case POSITION -> {
+          BytesColumnVector h = (BytesColumnVector) in[1];
+          int q = h.isRepeating ? 0 : i;
+          byte[] needle = st == 0 && len == bytes.length ? bytes : java.util.Arrays.copyOfRange(bytes, st, st + len);
+          int at = LikePattern.indexOf(h.vector[q], h.start[q], h.start[q] + h.length[q], needle);
+          ((LongColumnVector) r).vector[i] = at < 0 ? 0 : utf16Length(h.vector[q], h.start[q], at - h.start[q]) + 1;
+        }
         case LOWER, UPPER -> caseMap(bytes, st, len, (BytesColumnVector) r, i);
         case CONCAT -> {
           BytesColumnVector t = (BytesColumnVector) in[1];
