@@ -27,8 +27,8 @@ public abstract sealed class GroupTable {
     if (keyTypes.size() == 1 && keyTypes.get(0).kind().isString()) {
       return new StringKeys(keyTypes.get(0));
     }
-    if (keyTypes.size() == 2 && keyTypes.get(0).kind().isLongBacked() && keyTypes.get(1).kind().isLongBacked()) {
-      return new TwoLongKeys(keyTypes);
+    if (keyTypes.size() >= 2 && keyTypes.size() <= 8 && keyTypes.stream().allMatch(t -> t.kind().isLongBacked())) {
+      return new LongTupleKeys(keyTypes);
     }
     return new ByteKeys(keyTypes);
   }
@@ -214,61 +214,91 @@ public abstract sealed class GroupTable {
     }
   }
 
-  /** Two long-backed key columns: both values (and their NULL flags) in flat arrays, no serialization. */
-  static final class TwoLongKeys extends GroupTable {
+  /**
+   * Two to eight long-backed key columns: the values (and a NULL bitmask) of each group in flat
+   * arrays, one per key column, no serialization.
+   */
+  static final class LongTupleKeys extends GroupTable {
     private final List<DataType> types;
-    private long[] k1 = new long[256];
-    private long[] k2 = new long[256];
+    private final int width;
+    private long[][] cols;
     private byte[] nulls = new byte[256];
     private int size;
     /** Slot -> group id + 1 (0 = empty). */
     private int[] slots = new int[512];
     private int mask = slots.length - 1;
+    private final long[] probe;
 
-    TwoLongKeys(List<DataType> types) {
+    LongTupleKeys(List<DataType> types) {
       this.types = types;
+      this.width = types.size();
+      this.cols = new long[width][256];
+      this.probe = new long[width];
     }
 
     @Override public int size() {
       return size;
     }
 
-    private static int hash(long a, long b, int n) {
-      long h = a * 0x9E3779B97F4A7C15L + b;
-      h = (h ^ (h >>> 32) ^ n) * 0xff51afd7ed558ccdL;
+    private int hash(long[] v, int n) {
+      long h = n;
+      for (int c = 0; c < width; c++) {
+        h = (h + v[c]) * 0x9E3779B97F4A7C15L;
+        h ^= h >>> 32;
+      }
+      h *= 0xff51afd7ed558ccdL;
       return (int) (h ^ (h >>> 29));
     }
 
-    private int add(long a, long b, byte n) {
-      int s = hash(a, b, n) & mask;
+    private int hashOf(int g) {
+      for (int c = 0; c < width; c++) {
+        probe[c] = cols[c][g];
+      }
+      return hash(probe, nulls[g]);
+    }
+
+    /** The group of the tuple in {@code probe} with NULL flags {@code n}. */
+    private int add(byte n) {
+      int s = hash(probe, n) & mask;
       while (true) {
         int g = slots[s] - 1;
         if (g < 0) {
-          return insert(s, a, b, n);
+          return insert(s, n);
         }
-        if (k1[g] == a && k2[g] == b && nulls[g] == n) {
+        if (nulls[g] == n && same(g)) {
           return g;
         }
         s = (s + 1) & mask;
       }
     }
 
-    private int insert(int slot, long a, long b, byte n) {
-      int g = size++;
-      if (g == k1.length) {
-        k1 = Arrays.copyOf(k1, g * 2);
-        k2 = Arrays.copyOf(k2, g * 2);
-        nulls = Arrays.copyOf(nulls, g * 2);
+    private boolean same(int g) {
+      for (int c = 0; c < width; c++) {
+        if (cols[c][g] != probe[c]) {
+          return false;
+        }
       }
-      k1[g] = a;
-      k2[g] = b;
+      return true;
+    }
+
+    private int insert(int slot, byte n) {
+      int g = size++;
+      if (g == nulls.length) {
+        nulls = Arrays.copyOf(nulls, g * 2);
+        for (int c = 0; c < width; c++) {
+          cols[c] = Arrays.copyOf(cols[c], g * 2);
+        }
+      }
+      for (int c = 0; c < width; c++) {
+        cols[c][g] = probe[c];
+      }
       nulls[g] = n;
       slots[slot] = g + 1;
       if (size * 2 > slots.length) {
         slots = new int[slots.length * 2];
         mask = slots.length - 1;
         for (int i = 0; i < size; i++) {
-          int s = hash(k1[i], k2[i], nulls[i]) & mask;
+          int s = hashOf(i) & mask;
           while (slots[s] != 0) {
             s = (s + 1) & mask;
           }
@@ -279,58 +309,65 @@ public abstract sealed class GroupTable {
     }
 
     @Override public void groupIds(ColumnVector[] keys, int[] sel, int n, int[] gid) {
-      LongColumnVector x = (LongColumnVector) keys[0];
-      LongColumnVector y = (LongColumnVector) keys[1];
-      boolean plain = x.noNulls && y.noNulls && !x.isRepeating && !y.isRepeating;
-      if (plain) {
-        long[] xv = x.vector;
-        long[] yv = y.vector;
-        for (int k = 0; k < n; k++) {
-          int r = sel[k];
-          gid[k] = add(xv[r], yv[r], (byte) 0);
-        }
-        return;
+      LongColumnVector[] v = new LongColumnVector[width];
+      boolean plain = true;
+      for (int c = 0; c < width; c++) {
+        v[c] = (LongColumnVector) keys[c];
+        plain &= v[c].noNulls && !v[c].isRepeating;
       }
       for (int k = 0; k < n; k++) {
         int r = sel[k];
-        int i = x.isRepeating ? 0 : r;
-        int j = y.isRepeating ? 0 : r;
-        boolean xn = !x.noNulls && x.isNull[i];
-        boolean yn = !y.noNulls && y.isNull[j];
-        gid[k] = add(xn ? 0 : x.vector[i], yn ? 0 : y.vector[j], (byte) ((xn ? 1 : 0) | (yn ? 2 : 0)));
+        byte flags = 0;
+        if (plain) {
+          for (int c = 0; c < width; c++) {
+            probe[c] = v[c].vector[r];
+          }
+        } else {
+          for (int c = 0; c < width; c++) {
+            LongColumnVector x = v[c];
+            int i = x.isRepeating ? 0 : r;
+            if (!x.noNulls && x.isNull[i]) {
+              flags |= (byte) (1 << c);
+              probe[c] = 0;
+            } else {
+              probe[c] = x.vector[i];
+            }
+          }
+        }
+        gid[k] = add(flags);
       }
     }
 
     @Override public int[] mergeFrom(GroupTable other) {
-      TwoLongKeys o = (TwoLongKeys) other;
+      LongTupleKeys o = (LongTupleKeys) other;
       int[] out = new int[o.size];
       for (int g = 0; g < o.size; g++) {
-        out[g] = add(o.k1[g], o.k2[g], o.nulls[g]);
+        for (int c = 0; c < width; c++) {
+          probe[c] = o.cols[c][g];
+        }
+        out[g] = add(o.nulls[g]);
       }
       return out;
     }
 
     @Override public ColumnVector[] keys(int from, int count) {
-      LongColumnVector a = (LongColumnVector) Columns.newVector(types.get(0), count);
-      LongColumnVector b = (LongColumnVector) Columns.newVector(types.get(1), count);
-      System.arraycopy(k1, from, a.vector, 0, count);
-      System.arraycopy(k2, from, b.vector, 0, count);
-      for (int i = 0; i < count; i++) {
-        byte f = nulls[from + i];
-        if ((f & 1) != 0) {
-          a.noNulls = false;
-          a.isNull[i] = true;
+      ColumnVector[] out = new ColumnVector[width];
+      for (int c = 0; c < width; c++) {
+        LongColumnVector v = (LongColumnVector) Columns.newVector(types.get(c), count);
+        System.arraycopy(cols[c], from, v.vector, 0, count);
+        for (int i = 0; i < count; i++) {
+          if ((nulls[from + i] & (1 << c)) != 0) {
+            v.noNulls = false;
+            v.isNull[i] = true;
+          }
         }
-        if ((f & 2) != 0) {
-          b.noNulls = false;
-          b.isNull[i] = true;
-        }
+        out[c] = v;
       }
-      return new ColumnVector[] {a, b};
+      return out;
     }
 
     @Override public long bytes() {
-      return 17L * k1.length + 4L * slots.length;
+      return (8L * width + 1) * nulls.length + 4L * slots.length;
     }
   }
 

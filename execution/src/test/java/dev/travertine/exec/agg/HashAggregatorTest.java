@@ -388,7 +388,7 @@ class HashAggregatorTest {
     return h ^ (h >>> 31);
   }
 
-  /** 300 k groups, each twice: table growth of LongKeys, TwoLongKeys and ByteKeys, and their merge. */
+  /** 300 k groups, each twice: table growth of LongKeys, LongTupleKeys and ByteKeys, and their merge. */
   @Test void manyGroups() {
     int groups = 300_000;
     int rows = 2 * groups;
