@@ -10,16 +10,20 @@ import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.convert.ConverterRule;
-import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexNode;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
-/** SELECT expressions on column vectors: each expression evaluated a batch at a time. */
-public final class VectorizedProject extends Project implements VectorizedRel {
+/**
+ * SELECT expressions on column vectors: each expression evaluated a batch at a time. Not a
+ * subclass of Calcite's {@code Project} (see {@link VectorizedFilter}).
+ */
+public final class VectorizedProject extends VectorizedSingleRel {
   static final ConverterRule RULE = ConverterRule.Config.INSTANCE
       .withConversion(LogicalProject.class, p -> VectorizedRel.enabled() && !p.containsOver(),
           Convention.NONE, CONVENTION, "VectorizedProjectRule")
@@ -59,20 +63,19 @@ public final class VectorizedProject extends Project implements VectorizedRel {
     return out;
   }
 
+  private final List<RexNode> projects;
   private final List<Expr> exprs;
 
-  VectorizedProject(RelOptCluster cluster, RelTraitSet traits, RelNode input, List<? extends RexNode> projects,
+  VectorizedProject(RelOptCluster cluster, RelTraitSet traits, RelNode input, List<RexNode> projects,
       RelDataType rowType, List<Expr> exprs) {
-    super(cluster, traits, List.of(), input, projects, rowType, java.util.Set.of());
+    super(cluster, traits, input);
+    this.projects = List.copyOf(projects);
     this.exprs = exprs;
+    this.rowType = rowType;
   }
 
-  @Override public Project copy(RelTraitSet traitSet, RelNode input, List<RexNode> projects, RelDataType rowType) {
-    List<Expr> e = projects.equals(getProjects()) ? exprs : translate(projects, input, rowType);
-    if (e == null) {
-      throw new IllegalStateException("Cannot vectorize " + projects);
-    }
-    return new VectorizedProject(getCluster(), traitSet, input, projects, rowType, e);
+  @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    return new VectorizedProject(getCluster(), traitSet, sole(inputs), projects, rowType, exprs);
   }
 
   @Override public Step step() {
@@ -80,6 +83,16 @@ public final class VectorizedProject extends Project implements VectorizedRel {
   }
 
   @Override public @Nullable RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
-    return VectorizedRel.cheaper(super.computeSelfCost(planner, mq));
+    double rows = mq.getRowCount(getInput()); // half of Calcite's Project cost
+    return VectorizedRel.cheaper(planner.getCostFactory().makeCost(rows, rows * projects.size(), 0));
+  }
+
+  @Override public RelWriter explainTerms(RelWriter pw) {
+    super.explainTerms(pw);
+    List<RelDataTypeField> fields = rowType.getFieldList();
+    for (int i = 0; i < projects.size(); i++) {
+      pw.item(fields.get(i).getName(), projects.get(i));
+    }
+    return pw;
   }
 }

@@ -12,7 +12,7 @@ import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.convert.ConverterRule;
-import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.logical.LogicalSort;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexLiteral;
@@ -22,9 +22,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * ORDER BY / LIMIT / OFFSET on column vectors. With a LIMIT it is a top-N: each scan worker keeps
  * its best rows only, and the workers' rows are merged at the end. Without ORDER BY it is a limit
- * that stops the scan.
+ * that stops the scan. Not a subclass of Calcite's {@code Sort} (see {@link VectorizedFilter}).
  */
-public final class VectorizedSort extends Sort implements VectorizedRel {
+public final class VectorizedSort extends VectorizedSingleRel {
   static final ConverterRule RULE = ConverterRule.Config.INSTANCE
       .withConversion(LogicalSort.class, s -> VectorizedRel.enabled() && literal(s.offset) >= -1
           && literal(s.fetch) >= -1, Convention.NONE, CONVENTION, "VectorizedSortRule")
@@ -60,14 +60,42 @@ public final class VectorizedSort extends Sort implements VectorizedRel {
     return -2;
   }
 
+  private final RelCollation collation;
+  private final @Nullable RexNode offset;
+  private final @Nullable RexNode fetch;
+
   VectorizedSort(RelOptCluster cluster, RelTraitSet traits, RelNode input, RelCollation collation,
       @Nullable RexNode offset, @Nullable RexNode fetch) {
-    super(cluster, traits, input, collation, offset, fetch);
+    super(cluster, traits, input);
+    this.collation = collation;
+    this.offset = offset;
+    this.fetch = fetch;
   }
 
-  @Override public Sort copy(RelTraitSet traitSet, RelNode newInput, RelCollation newCollation,
-      @Nullable RexNode offset, @Nullable RexNode fetch) {
-    return new VectorizedSort(getCluster(), traitSet, newInput, newCollation, offset, fetch);
+  @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    return new VectorizedSort(getCluster(), traitSet, sole(inputs), collation, offset, fetch);
+  }
+
+  @Override public double estimateRowCount(RelMetadataQuery mq) {
+    double rows = mq.getRowCount(getInput());
+    long off = Math.max(0, literal(offset));
+    long f = literal(fetch);
+    rows = Math.max(0, rows - off);
+    return f < 0 ? rows : Math.min(rows, f);
+  }
+
+  @Override public RelWriter explainTerms(RelWriter pw) {
+    super.explainTerms(pw);
+    List<RelFieldCollation> fcs = collation.getFieldCollations();
+    for (int i = 0; i < fcs.size(); i++) {
+      pw.item("sort" + i, "$" + fcs.get(i).getFieldIndex());
+    }
+    for (int i = 0; i < fcs.size(); i++) {
+      pw.item("dir" + i, fcs.get(i).shortString());
+    }
+    pw.itemIf("offset", offset, offset != null);
+    pw.itemIf("fetch", fetch, fetch != null);
+    return pw;
   }
 
   @Override public Step step() {
@@ -87,6 +115,12 @@ public final class VectorizedSort extends Sort implements VectorizedRel {
   }
 
   @Override public @Nullable RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
-    return VectorizedRel.cheaper(super.computeSelfCost(planner, mq));
+    // Half of Calcite's Sort cost.
+    double in = mq.getRowCount(getInput());
+    double read = estimateRowCount(mq) + Math.max(0, literal(offset));
+    double bytesPerRow = (3 + getRowType().getFieldCount()) * 4;
+    double cpu = collation.getFieldCollations().isEmpty() ? read * bytesPerRow
+        : org.apache.calcite.util.Util.nLogM(in, Math.max(1, read)) * bytesPerRow;
+    return VectorizedRel.cheaper(planner.getCostFactory().makeCost(read, cpu, 0));
   }
 }
