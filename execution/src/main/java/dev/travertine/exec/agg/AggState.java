@@ -1,6 +1,6 @@
 package dev.travertine.exec.agg;
 
-import dev.travertine.exec.op.Columns;
+import dev.travertine.exec.Columns;
 import dev.travertine.mergetree.schema.DataType;
 import dev.travertine.mergetree.schema.TypeKind;
 import java.math.BigDecimal;
@@ -33,10 +33,6 @@ abstract class AggState {
    */
   void addAll(ColumnVector arg, int[] sel, int n, int[] zeros) {
     add(arg, sel, zeros, n);
-  }
-
-  static boolean dense(int[] sel, int n) {
-    return n > 0 && sel[n - 1] == n - 1;
   }
 
   /** Adds {@code other}'s states: its group g into our group {@code map[g]}. */
@@ -229,7 +225,7 @@ abstract class AggState {
       }
       long[] vec = a.vector;
       long s = 0;
-      if (dense(sel, n)) {
+      if (Columns.dense(sel, n)) {
         for (int i = 0; i < n; i++) {
           s += vec[i];
         }
@@ -313,7 +309,7 @@ abstract class AggState {
       }
       double[] vec = a.vector;
       double s = 0;
-      if (dense(sel, n)) {
+      if (Columns.dense(sel, n)) {
         for (int i = 0; i < n; i++) {
           s += vec[i];
         }

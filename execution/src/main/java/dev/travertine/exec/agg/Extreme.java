@@ -1,6 +1,6 @@
 package dev.travertine.exec.agg;
 
-import dev.travertine.exec.op.Columns;
+import dev.travertine.exec.Columns;
 import dev.travertine.mergetree.schema.DataType;
 import java.util.Arrays;
 import org.apache.hadoop.hive.common.type.HiveDecimal;

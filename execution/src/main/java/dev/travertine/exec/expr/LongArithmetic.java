@@ -1,5 +1,6 @@
 package dev.travertine.exec.expr;
 
+import dev.travertine.exec.Columns;
 import dev.travertine.mergetree.scan.ScanBatch;
 import dev.travertine.mergetree.schema.DataType;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -80,7 +81,7 @@ final class LongArithmetic extends VecExpr {
   }
 
   private static void columnColumn(Op op, long[] x, long[] y, long[] z, int[] sel, int n) {
-    if (dense(sel, n)) {
+    if (Columns.dense(sel, n)) {
       switch (op) {
         case PLUS -> { for (int i = 0; i < n; i++) { z[i] = x[i] + y[i]; } return; }
         case MINUS -> { for (int i = 0; i < n; i++) { z[i] = x[i] - y[i]; } return; }
@@ -98,13 +99,8 @@ final class LongArithmetic extends VecExpr {
     }
   }
 
-  /** Whether the selection is every position 0 .. n - 1 (ascending and unique, so its last is n - 1). */
-  static boolean dense(int[] sel, int n) {
-    return n > 0 && sel[n - 1] == n - 1;
-  }
-
   private static void columnScalar(Op op, long[] x, long c, long[] z, int[] sel, int n) {
-    if (dense(sel, n)) {
+    if (Columns.dense(sel, n)) {
       // Contiguous rows: loops the JIT can unroll and vectorise.
       switch (op) {
         case PLUS -> { for (int i = 0; i < n; i++) { z[i] = x[i] + c; } return; }
@@ -154,7 +150,7 @@ final class LongArithmetic extends VecExpr {
   }
 
   private void narrowAll(long[] z, int[] sel, int n) {
-    if (dense(sel, n)) {
+    if (Columns.dense(sel, n)) {
       switch (type.kind()) {
         case TINYINT -> { for (int i = 0; i < n; i++) { z[i] = (byte) z[i]; } }
         case SMALLINT -> { for (int i = 0; i < n; i++) { z[i] = (short) z[i]; } }

@@ -1,5 +1,6 @@
 package dev.travertine.exec.expr;
 
+import dev.travertine.exec.Columns;
 import dev.travertine.mergetree.scan.ScanBatch;
 import dev.travertine.mergetree.schema.DataType;
 import dev.travertine.mergetree.schema.TypeKind;
@@ -24,20 +25,9 @@ final class Vecs {
 
   /** A fresh vector for values of type {@code t}, without nulls, strings buffer initialised. */
   static ColumnVector alloc(DataType t, int cap) {
-    ColumnVector v = switch (t.kind()) {
-      case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DATE -> new LongColumnVector(cap);
-      case REAL, DOUBLE -> new DoubleColumnVector(cap);
-      case DECIMAL -> new DecimalColumnVector(cap, t.precision(), t.scale());
-      case CHAR, VARCHAR -> {
-        BytesColumnVector b = new BytesColumnVector(cap);
-        b.initBuffer();
-        yield b;
-      }
-      case TIMESTAMP -> new TimestampColumnVector(cap);
-    };
-    v.noNulls = true;
-    return v;
+    return Columns.newVector(t, cap);
   }
+
 
   static LongColumnVector longs(int cap) {
     LongColumnVector v = new LongColumnVector(cap);

@@ -1,5 +1,6 @@
 package dev.travertine.exec.op;
 
+import dev.travertine.exec.Columns;
 import dev.travertine.exec.expr.Evaluators;
 import dev.travertine.exec.expr.Expr;
 import dev.travertine.exec.expr.VectorExpression;

@@ -1,5 +1,6 @@
 package dev.travertine.exec.op;
 
+import dev.travertine.exec.Columns;
 import dev.travertine.exec.agg.AggCall;
 import dev.travertine.exec.agg.HashAggregator;
 import dev.travertine.exec.expr.Evaluators;

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import dev.travertine.exec.op.Columns;
+import dev.travertine.exec.Columns;
 import dev.travertine.exec.op.VectorFixtures;
 import dev.travertine.exec.op.VectorFixtures.Col;
 import dev.travertine.exec.op.VectorFixtures.Generated;

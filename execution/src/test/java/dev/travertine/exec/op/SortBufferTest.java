@@ -1,5 +1,6 @@
 package dev.travertine.exec.op;
 
+import dev.travertine.exec.Columns;
 import static dev.travertine.exec.op.VectorFixtures.BIG;
 import static dev.travertine.exec.op.VectorFixtures.BOOL;
 import static dev.travertine.exec.op.VectorFixtures.CHR;

@@ -1,5 +1,6 @@
 package dev.travertine.exec.op;
 
+import dev.travertine.exec.Columns;
 import dev.travertine.mergetree.scan.ScanBatch;
 import dev.travertine.mergetree.schema.DataType;
 import dev.travertine.mergetree.schema.TypeKind;

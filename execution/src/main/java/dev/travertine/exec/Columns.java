@@ -1,4 +1,4 @@
-package dev.travertine.exec.op;
+package dev.travertine.exec;
 
 import dev.travertine.mergetree.schema.DataType;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
@@ -17,6 +17,14 @@ public final class Columns {
       b.initBuffer();
     }
     return v;
+  }
+
+  /**
+   * Whether the selection {@code sel[0 .. n)} is every position 0 .. n - 1 (selections are
+   * ascending and unique, so its last is n - 1): kernels then loop without the indirection.
+   */
+  public static boolean dense(int[] sel, int n) {
+    return n > 0 && sel[n - 1] == n - 1;
   }
 
   /** 0, 1, … n - 1. */
