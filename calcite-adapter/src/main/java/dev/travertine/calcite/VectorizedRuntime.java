@@ -4,6 +4,7 @@ import dev.travertine.exec.op.BatchIterator;
 import dev.travertine.exec.op.FragmentRunner;
 import dev.travertine.exec.op.MemoryTracker;
 import dev.travertine.exec.op.ScanSource;
+import dev.travertine.exec.op.Workers;
 import dev.travertine.mergetree.MergeTreeTable;
 import dev.travertine.mergetree.TableSnapshot;
 import dev.travertine.mergetree.block.Vectors;
@@ -120,6 +121,10 @@ public final class VectorizedRuntime {
         }
         return new Statistics(rows, known, min, max);
       }
+    }
+
+    @Override public Workers workers() {
+      return new Workers(table.context().scanPool(), (int) settings.getLong(Settings.MAX_THREADS));
     }
 
     synchronized long rowsRead() {

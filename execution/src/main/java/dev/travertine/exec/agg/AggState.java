@@ -35,8 +35,23 @@ abstract class AggState {
     add(arg, sel, zeros, n);
   }
 
-  /** Adds {@code other}'s states: its group g into our group {@code map[g]}. */
-  abstract void merge(AggState other, int[] map);
+  /** Adds {@code other}'s states: its group {@code src[k]} into our group {@code dst[k]}, k < n. */
+  abstract void merge(AggState other, int[] src, int[] dst, int n);
+
+  /**
+   * Puts group {@code order[k]} at k, for k < n: the states of a table put aside, ordered by hash
+   * partition so that merging them reads each partition's groups in one run. The state is only
+   * merged from afterwards.
+   */
+  abstract void reorder(int[] order, int n);
+
+  /**
+   * Whether {@link #merge} costs in proportion to the groups merged, not to all of the other's:
+   * what merging by hash partition needs.
+   */
+  boolean mergesSubsetsCheaply() {
+    return true;
+  }
 
   /** The results of groups {@code from .. from + count)}. */
   abstract ColumnVector result(int from, int count);
@@ -119,11 +134,16 @@ abstract class AggState {
       }
     }
 
-    @Override void merge(AggState other, int[] map) {
+    @Override void merge(AggState other, int[] src, int[] dst, int n) {
       long[] o = ((Count) other).counts;
-      for (int g = 0; g < map.length; g++) {
-        counts[map[g]] += o[g];
+      for (int k = 0; k < n; k++) {
+        int g = src[k];
+        counts[dst[k]] += o[g];
       }
+    }
+
+    @Override void reorder(int[] order, int n) {
+      counts = Gather.longs(counts, order, n);
     }
 
     @Override ColumnVector result(int from, int count) {
@@ -154,6 +174,13 @@ abstract class AggState {
 
     abstract void growSums(int capacity);
 
+    @Override final void reorder(int[] order, int n) {
+      counts = Gather.longs(counts, order, n);
+      reorderSums(order, n);
+    }
+
+    abstract void reorderSums(int[] order, int n);
+
     /** The value of group g's sum (or average) as the output type wants it. */
     abstract void write(ColumnVector v, int i, int g);
 
@@ -182,6 +209,10 @@ abstract class AggState {
 
   static final class LongSum extends Sum {
     long[] sums = new long[16];
+
+    @Override void reorderSums(int[] order, int n) {
+      sums = Gather.longs(sums, order, n);
+    }
 
     @Override void growSums(int capacity) {
       sums = Arrays.copyOf(sums, capacity);
@@ -238,11 +269,12 @@ abstract class AggState {
       counts[0] += n;
     }
 
-    @Override void merge(AggState other, int[] map) {
+    @Override void merge(AggState other, int[] src, int[] dst, int n) {
       LongSum o = (LongSum) other;
-      for (int g = 0; g < map.length; g++) {
-        sums[map[g]] += o.sums[g];
-        counts[map[g]] += o.counts[g];
+      for (int k = 0; k < n; k++) {
+        int g = src[k];
+        sums[dst[k]] += o.sums[g];
+        counts[dst[k]] += o.counts[g];
       }
     }
 
@@ -266,6 +298,10 @@ abstract class AggState {
 
   static final class DoubleSum extends Sum {
     double[] sums = new double[16];
+
+    @Override void reorderSums(int[] order, int n) {
+      sums = Gather.doubles(sums, order, n);
+    }
 
     @Override void growSums(int capacity) {
       sums = Arrays.copyOf(sums, capacity);
@@ -322,11 +358,12 @@ abstract class AggState {
       counts[0] += n;
     }
 
-    @Override void merge(AggState other, int[] map) {
+    @Override void merge(AggState other, int[] src, int[] dst, int n) {
       DoubleSum o = (DoubleSum) other;
-      for (int g = 0; g < map.length; g++) {
-        sums[map[g]] += o.sums[g];
-        counts[map[g]] += o.counts[g];
+      for (int k = 0; k < n; k++) {
+        int g = src[k];
+        sums[dst[k]] += o.sums[g];
+        counts[dst[k]] += o.counts[g];
       }
     }
 
@@ -347,6 +384,10 @@ abstract class AggState {
   static final class DecimalSum extends Sum {
     BigDecimal[] sums = new BigDecimal[16];
 
+    @Override void reorderSums(int[] order, int n) {
+      sums = Gather.objects(sums, order, n);
+    }
+
     @Override void growSums(int capacity) {
       sums = Arrays.copyOf(sums, capacity);
     }
@@ -364,14 +405,15 @@ abstract class AggState {
       }
     }
 
-    @Override void merge(AggState other, int[] map) {
+    @Override void merge(AggState other, int[] src, int[] dst, int n) {
       DecimalSum o = (DecimalSum) other;
-      for (int g = 0; g < map.length; g++) {
+      for (int k = 0; k < n; k++) {
+        int g = src[k];
         if (o.sums[g] != null) {
-          int t = map[g];
+          int t = dst[k];
           sums[t] = sums[t] == null ? o.sums[g] : sums[t].add(o.sums[g]);
         }
-        counts[map[g]] += o.counts[g];
+        counts[dst[k]] += o.counts[g];
       }
     }
 
@@ -398,6 +440,10 @@ abstract class AggState {
     /** Values held in all sets, and sets created: what {@link #bytes} counts, kept as they change. */
     long elements;
     long created;
+
+    @Override void reorder(int[] order, int n) {
+      sets = Gather.objects(sets, order, n);
+    }
 
     @Override void grow(int groups) {
       if (groups > sets.length) {
@@ -440,31 +486,29 @@ abstract class AggState {
       elements += s.size() - before;
     }
 
-    @Override void merge(AggState other, int[] map) {
+    @Override void merge(AggState other, int[] src, int[] dst, int n) {
       LongOpenHashSet[] o = ((LongCountDistinct) other).sets;
-      for (int g = 0; g < map.length; g++) {
-        if (o[g] != null) {
-          LongOpenHashSet into = sets[map[g]];
-          if (into == null) {
-            sets[map[g]] = o[g];
-          } else {
-            if (into.size() < o[g].size()) {
-              LongOpenHashSet t = into;
-              into = o[g];
-              sets[map[g]] = into;
-              o[g] = t;
-            }
-            into.addAll(o[g]);
-          }
+      for (int k = 0; k < n; k++) {
+        LongOpenHashSet x = o[src[k]];
+        if (x == null) {
+          continue;
         }
-      }
-      elements = 0;
-      created = 0;
-      for (LongOpenHashSet x : sets) {
-        if (x != null) {
+        int t = dst[k];
+        LongOpenHashSet into = sets[t];
+        if (into == null) {
+          sets[t] = x; // other is dropped after the merge: its set is ours now
           elements += x.size();
           created++;
+          continue;
         }
+        elements -= into.size();
+        if (into.size() < x.size()) {
+          x.addAll(into);
+          sets[t] = x;
+        } else {
+          into.addAll(x);
+        }
+        elements += sets[t].size();
       }
     }
 
@@ -492,6 +536,10 @@ abstract class AggState {
       this.codec = new KeyCodec(java.util.List.of(argType));
     }
 
+    @Override void reorder(int[] order, int n) {
+      throw new UnsupportedOperationException("COUNT(DISTINCT) of this type is not merged by partition");
+    }
+
     @Override void grow(int groups) {
       if (groups > counts.length) {
         counts = Arrays.copyOf(counts, cap(counts.length, groups));
@@ -513,13 +561,21 @@ abstract class AggState {
       }
     }
 
-    @Override void merge(AggState other, int[] map) {
+    @Override void merge(AggState other, int[] src, int[] dst, int n) {
       ByteKeyTable o = ((CountDistinct) other).seen;
+      int[] map = new int[((CountDistinct) other).counts.length];
+      Arrays.fill(map, -1);
+      for (int k = 0; k < n; k++) {
+        map[src[k]] = dst[k];
+      }
       byte[] a = o.arena();
       for (int i = 0; i < o.size(); i++) {
         int st = o.start(i);
         int len = o.length(i);
         int g = map[(a[st] & 0xff) | (a[st + 1] & 0xff) << 8 | (a[st + 2] & 0xff) << 16 | (a[st + 3] & 0xff) << 24];
+        if (g < 0) {
+          continue;
+        }
         codec.reset().putInt(g);
         byte[] key = Arrays.copyOf(codec.buffer(), len);
         System.arraycopy(a, st + 4, key, 4, len - 4);
@@ -528,6 +584,11 @@ abstract class AggState {
           counts[g]++;
         }
       }
+    }
+
+    /** Merging a subset of another's groups walks all of its (group, value) pairs. */
+    @Override boolean mergesSubsetsCheaply() {
+      return false;
     }
 
     @Override ColumnVector result(int from, int count) {

@@ -32,7 +32,11 @@ public final class ByteKeyTable {
 
   /** The id of the key {@code key[off .. off + len)}, adding it when new; {@link #added()} tells. */
   public int add(byte[] key, int off, int len) {
-    int h = hash(key, off, len);
+    return add(key, off, len, hash(key, off, len));
+  }
+
+  /** {@link #add} of a key whose {@link #hash} is known: {@code h}. */
+  public int add(byte[] key, int off, int len, int h) {
     int s = h & mask;
     while (true) {
       long e = slots[s];
@@ -89,7 +93,11 @@ public final class ByteKeyTable {
   }
 
   private void grow() {
-    slots = new long[slots.length * 2];
+    rehash(slots.length * 2);
+  }
+
+  private void rehash(int capacity) {
+    slots = new long[capacity];
     mask = slots.length - 1;
     for (int id = 0; id < size; id++) {
       int s = hashes[id] & mask;
@@ -97,6 +105,51 @@ public final class ByteKeyTable {
         s = (s + 1) & mask;
       }
       slots[s] = entry(hashes[id], id);
+    }
+  }
+
+  /**
+   * Puts key {@code order[k]} at id k, for every k < size, into a new arena in that order. The
+   * table then only hands out its keys: adding to it is an error.
+   */
+  public void reorder(int[] order) {
+    byte[] a = new byte[arenaEnd];
+    int[] st = new int[size + 1];
+    int[] hs = new int[size];
+    int end = 0;
+    for (int k = 0; k < size; k++) {
+      int id = order[k];
+      int from = starts[id];
+      int len = starts[id + 1] - from;
+      System.arraycopy(arena, from, a, end, len);
+      st[k] = end;
+      end += len;
+      hs[k] = hashes[id];
+    }
+    st[size] = end;
+    arena = a;
+    starts = st;
+    hashes = hs;
+    slots = null;
+  }
+
+  /** The hash of key {@code id} (as {@link #hash} computes it). */
+  public int hash(int id) {
+    return hashes[id];
+  }
+
+  /** Makes room for {@code keys} keys in all, so that adding them does not rehash. */
+  public void reserve(int keys) {
+    if (keys * 2L > slots.length && keys < (1 << 29)) {
+      int n = slots.length;
+      while (n < keys * 2L + 2) {
+        n *= 2;
+      }
+      if (hashes.length < keys) {
+        hashes = Arrays.copyOf(hashes, keys);
+        starts = Arrays.copyOf(starts, keys + 1);
+      }
+      rehash(n);
     }
   }
 
@@ -115,7 +168,7 @@ public final class ByteKeyTable {
 
   /** Bytes this table holds (for memory accounting). */
   public long bytes() {
-    return arena.length + 8L * starts.length + 8L * slots.length;
+    return arena.length + 8L * starts.length + (slots == null ? 0 : 8L * slots.length);
   }
 
   static int hash(byte[] b, int off, int len) {

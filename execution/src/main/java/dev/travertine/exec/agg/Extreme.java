@@ -42,6 +42,13 @@ abstract class Extreme extends AggState {
 
   abstract void growValues(int capacity);
 
+  @Override final void reorder(int[] order, int n) {
+    has = Gather.booleans(has, order, n);
+    reorderValues(order, n);
+  }
+
+  abstract void reorderValues(int[] order, int n);
+
   /** Whether value a should replace the current value b of the group (a is better). */
   final boolean better(int cmp) {
     return max ? cmp > 0 : cmp < 0;
@@ -69,6 +76,10 @@ abstract class Extreme extends AggState {
       super(type, max);
     }
 
+    @Override void reorderValues(int[] order, int n) {
+      values = Gather.longs(values, order, n);
+    }
+
     @Override void growValues(int capacity) {
       values = Arrays.copyOf(values, capacity);
     }
@@ -90,11 +101,12 @@ abstract class Extreme extends AggState {
       }
     }
 
-    @Override void merge(AggState other, int[] map) {
+    @Override void merge(AggState other, int[] src, int[] dst, int n) {
       Longs o = (Longs) other;
-      for (int g = 0; g < map.length; g++) {
+      for (int k = 0; k < n; k++) {
+        int g = src[k];
         if (o.has[g]) {
-          offer(map[g], o.values[g]);
+          offer(dst[k], o.values[g]);
         }
       }
     }
@@ -113,6 +125,10 @@ abstract class Extreme extends AggState {
 
     Doubles(DataType type, boolean max) {
       super(type, max);
+    }
+
+    @Override void reorderValues(int[] order, int n) {
+      values = Gather.doubles(values, order, n);
     }
 
     @Override void growValues(int capacity) {
@@ -136,11 +152,12 @@ abstract class Extreme extends AggState {
       }
     }
 
-    @Override void merge(AggState other, int[] map) {
+    @Override void merge(AggState other, int[] src, int[] dst, int n) {
       Doubles o = (Doubles) other;
-      for (int g = 0; g < map.length; g++) {
+      for (int k = 0; k < n; k++) {
+        int g = src[k];
         if (o.has[g]) {
-          offer(map[g], o.values[g]);
+          offer(dst[k], o.values[g]);
         }
       }
     }
@@ -160,6 +177,11 @@ abstract class Extreme extends AggState {
 
     Timestamps(DataType type, boolean max) {
       super(type, max);
+    }
+
+    @Override void reorderValues(int[] order, int n) {
+      millis = Gather.longs(millis, order, n);
+      nanos = Gather.ints(nanos, order, n);
     }
 
     @Override void growValues(int capacity) {
@@ -186,11 +208,12 @@ abstract class Extreme extends AggState {
       }
     }
 
-    @Override void merge(AggState other, int[] map) {
+    @Override void merge(AggState other, int[] src, int[] dst, int n) {
       Timestamps o = (Timestamps) other;
-      for (int g = 0; g < map.length; g++) {
+      for (int k = 0; k < n; k++) {
+        int g = src[k];
         if (o.has[g]) {
-          offer(map[g], o.millis[g], o.nanos[g]);
+          offer(dst[k], o.millis[g], o.nanos[g]);
         }
       }
     }
@@ -212,6 +235,10 @@ abstract class Extreme extends AggState {
 
     Strings(DataType type, boolean max) {
       super(type, max);
+    }
+
+    @Override void reorderValues(int[] order, int n) {
+      values = Gather.objects(values, order, n);
     }
 
     @Override void growValues(int capacity) {
@@ -236,11 +263,12 @@ abstract class Extreme extends AggState {
       }
     }
 
-    @Override void merge(AggState other, int[] map) {
+    @Override void merge(AggState other, int[] src, int[] dst, int n) {
       Strings o = (Strings) other;
-      for (int g = 0; g < map.length; g++) {
+      for (int k = 0; k < n; k++) {
+        int g = src[k];
         if (o.has[g]) {
-          offer(map[g], o.values[g], 0, o.values[g].length);
+          offer(dst[k], o.values[g], 0, o.values[g].length);
         }
       }
     }
@@ -259,6 +287,10 @@ abstract class Extreme extends AggState {
 
     Decimals(DataType type, boolean max) {
       super(type, max);
+    }
+
+    @Override void reorderValues(int[] order, int n) {
+      values = Gather.objects(values, order, n);
     }
 
     @Override void growValues(int capacity) {
@@ -284,11 +316,12 @@ abstract class Extreme extends AggState {
       }
     }
 
-    @Override void merge(AggState other, int[] map) {
+    @Override void merge(AggState other, int[] src, int[] dst, int n) {
       Decimals o = (Decimals) other;
-      for (int g = 0; g < map.length; g++) {
+      for (int k = 0; k < n; k++) {
+        int g = src[k];
         if (o.has[g]) {
-          offer(map[g], o.values[g]);
+          offer(dst[k], o.values[g]);
         }
       }
     }

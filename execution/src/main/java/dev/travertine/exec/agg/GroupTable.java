@@ -39,8 +39,48 @@ public abstract sealed class GroupTable {
   /** Sets {@code gid[k]} to the group of row {@code sel[k]}, for k < n, adding new groups. */
   public abstract void groupIds(ColumnVector[] keys, int[] sel, int n, int[] gid);
 
-  /** The ids in this table of {@code other}'s groups (other's group g is ours {@code map[g]}). */
-  public abstract int[] mergeFrom(GroupTable other);
+  /**
+   * Adds the keys of {@code other}'s groups {@code src[k]}, k < n ({@code other} groups by the same
+   * key types), and returns their ids in this table.
+   */
+  public abstract int[] mergeFrom(GroupTable other, int[] src, int n);
+
+  /**
+   * A hash of group g's key that depends on the key's value alone, so equal keys hash alike in
+   * every table of the same key types (what partitions groups for a parallel merge). Its high
+   * bits are as good as its low ones.
+   */
+  public abstract int hash(int g);
+
+  /**
+   * Puts group {@code order[k]} at k, for every group k: a table put aside is ordered by hash
+   * partition so that a merge reads each partition in one run. The table is only merged from
+   * afterwards ({@link #mergeFrom}, {@link #keys}, {@link #hash}); {@link #groupIds} is an error.
+   */
+  public abstract void reorder(int[] order);
+
+  static int moved(int group, int[] order, int n) {
+    for (int k = 0; group >= 0 && k < n; k++) {
+      if (order[k] == group) {
+        return k;
+      }
+    }
+    return -1;
+  }
+
+  /** Makes room for {@code groups} groups in all, when the table is still empty (a hint). */
+  public void reserve(int groups) {}
+
+  static int mix(long x) {
+    x ^= x >>> 33;
+    x *= 0xff51afd7ed558ccdL;
+    x ^= x >>> 33;
+    x *= 0xc4ceb9fe1a85ec53L;
+    return (int) (x ^ (x >>> 33));
+  }
+
+  /** The hash of a NULL key. */
+  static final int NULL_HASH = 0x2545F491;
 
   /** Vectors of the key values of groups {@code from .. from + count)}, one per key column. */
   public abstract ColumnVector[] keys(int from, int count);
@@ -58,8 +98,16 @@ public abstract sealed class GroupTable {
       Arrays.fill(gid, 0, n, 0);
     }
 
-    @Override public int[] mergeFrom(GroupTable other) {
-      return new int[] {0};
+    @Override public int[] mergeFrom(GroupTable other, int[] src, int n) {
+      return new int[n];
+    }
+
+    @Override public int hash(int g) {
+      return 0;
+    }
+
+    @Override public void reorder(int[] order) {
+      throw new UnsupportedOperationException("One group has no order");
     }
 
     @Override public ColumnVector[] keys(int from, int count) {
@@ -74,7 +122,7 @@ public abstract sealed class GroupTable {
   /** One long-backed key column (integers, BOOLEAN, DATE). */
   static final class LongKeys extends GroupTable {
     private final DataType type;
-    private final Long2IntOpenHashMap map = new Long2IntOpenHashMap();
+    private Long2IntOpenHashMap map = new Long2IntOpenHashMap();
     private long[] values = new long[256];
     private int size;
     private int nullGroup = -1;
@@ -139,13 +187,32 @@ public abstract sealed class GroupTable {
       }
     }
 
-    @Override public int[] mergeFrom(GroupTable other) {
+    @Override public int[] mergeFrom(GroupTable other, int[] src, int n) {
       LongKeys o = (LongKeys) other;
-      int[] out = new int[o.size];
-      for (int g = 0; g < o.size; g++) {
-        out[g] = g == o.nullGroup ? nullGroup() : add(o.values[g]);
+      int[] out = new int[n];
+      for (int k = 0; k < n; k++) {
+        int g = src[k];
+        out[k] = g == o.nullGroup ? nullGroup() : add(o.values[g]);
       }
       return out;
+    }
+
+    @Override public int hash(int g) {
+      return g == nullGroup ? NULL_HASH : mix(values[g]);
+    }
+
+    @Override public void reorder(int[] order) {
+      values = Gather.longs(values, order, size);
+      nullGroup = moved(nullGroup, order, size);
+      map = null;
+    }
+
+    @Override public void reserve(int groups) {
+      if (size == 0 && groups > values.length) {
+        map = new Long2IntOpenHashMap(groups);
+        map.defaultReturnValue(-1);
+        values = new long[groups];
+      }
     }
 
     @Override public ColumnVector[] keys(int from, int count) {
@@ -159,7 +226,7 @@ public abstract sealed class GroupTable {
     }
 
     @Override public long bytes() {
-      return 8L * values.length + 12L * map.size();
+      return 8L * values.length + (map == null ? 0 : 12L * map.size());
     }
   }
 
@@ -189,13 +256,26 @@ public abstract sealed class GroupTable {
       }
     }
 
-    @Override public int[] mergeFrom(GroupTable other) {
+    @Override public int[] mergeFrom(GroupTable other, int[] src, int n) {
       ByteKeyTable o = ((ByteKeys) other).table;
-      int[] out = new int[o.size()];
-      for (int g = 0; g < out.length; g++) {
-        out[g] = table.add(o.arena(), o.start(g), o.length(g));
+      int[] out = new int[n];
+      for (int k = 0; k < n; k++) {
+        int g = src[k];
+        out[k] = table.add(o.arena(), o.start(g), o.length(g), o.hash(g));
       }
       return out;
+    }
+
+    @Override public int hash(int g) {
+      return table.hash(g);
+    }
+
+    @Override public void reorder(int[] order) {
+      table.reorder(order);
+    }
+
+    @Override public void reserve(int groups) {
+      table.reserve(groups);
     }
 
     @Override public ColumnVector[] keys(int from, int count) {
@@ -250,12 +330,6 @@ public abstract sealed class GroupTable {
       return (int) (h ^ (h >>> 29));
     }
 
-    private int hashOf(int g) {
-      for (int c = 0; c < width; c++) {
-        probe[c] = cols[c][g];
-      }
-      return hash(probe, nulls[g]);
-    }
 
     /** The group of the tuple in {@code probe} with NULL flags {@code n}. */
     private int add(byte n) {
@@ -298,7 +372,7 @@ public abstract sealed class GroupTable {
         slots = new int[slots.length * 2];
         mask = slots.length - 1;
         for (int i = 0; i < size; i++) {
-          int s = hashOf(i) & mask;
+          int s = hash(i) & mask;
           while (slots[s] != 0) {
             s = (s + 1) & mask;
           }
@@ -338,16 +412,50 @@ public abstract sealed class GroupTable {
       }
     }
 
-    @Override public int[] mergeFrom(GroupTable other) {
+    @Override public int[] mergeFrom(GroupTable other, int[] src, int n) {
       LongTupleKeys o = (LongTupleKeys) other;
-      int[] out = new int[o.size];
-      for (int g = 0; g < o.size; g++) {
+      int[] out = new int[n];
+      for (int k = 0; k < n; k++) {
+        int g = src[k];
         for (int c = 0; c < width; c++) {
           probe[c] = o.cols[c][g];
         }
-        out[g] = add(o.nulls[g]);
+        out[k] = add(o.nulls[g]);
       }
       return out;
+    }
+
+    @Override public int hash(int g) {
+      long h = nulls[g];
+      for (int c = 0; c < width; c++) {
+        h = (h + cols[c][g]) * 0x9E3779B97F4A7C15L;
+        h ^= h >>> 32;
+      }
+      h *= 0xff51afd7ed558ccdL;
+      return (int) (h ^ (h >>> 29));
+    }
+
+    @Override public void reorder(int[] order) {
+      nulls = Gather.bytes(nulls, order, size);
+      for (int c = 0; c < width; c++) {
+        cols[c] = Gather.longs(cols[c], order, size);
+      }
+      slots = null;
+    }
+
+    @Override public void reserve(int groups) {
+      if (size == 0 && groups > nulls.length) {
+        nulls = new byte[groups];
+        for (int c = 0; c < width; c++) {
+          cols[c] = new long[groups];
+        }
+        int n = slots.length;
+        while (n < 2L * groups + 2) {
+          n *= 2;
+        }
+        slots = new int[n];
+        mask = n - 1;
+      }
     }
 
     @Override public ColumnVector[] keys(int from, int count) {
@@ -367,7 +475,7 @@ public abstract sealed class GroupTable {
     }
 
     @Override public long bytes() {
-      return (8L * width + 1) * nulls.length + 4L * slots.length;
+      return (8L * width + 1) * nulls.length + (slots == null ? 0 : 4L * slots.length);
     }
   }
 
@@ -407,7 +515,11 @@ public abstract sealed class GroupTable {
     }
 
     private int group(byte[] b, int st, int len) {
-      int id = table.add(b, st, len);
+      return group(b, st, len, ByteKeyTable.hash(b, st, len));
+    }
+
+    private int group(byte[] b, int st, int len, int h) {
+      int id = table.add(b, st, len, h);
       if (table.added()) {
         if (id >= groupOfId.length) {
           groupOfId = Arrays.copyOf(groupOfId, Math.max(groupOfId.length * 2, id + 1));
@@ -454,14 +566,34 @@ public abstract sealed class GroupTable {
       Arrays.fill(cacheBuf, null);
     }
 
-    @Override public int[] mergeFrom(GroupTable other) {
+    @Override public int[] mergeFrom(GroupTable other, int[] src, int n) {
       StringKeys o = (StringKeys) other;
-      int[] out = new int[o.size];
-      for (int g = 0; g < o.size; g++) {
-        int id = o.idOfGroup[g];
-        out[g] = id < 0 ? nullGroup() : group(o.table.arena(), o.table.start(id), o.table.length(id));
+      ByteKeyTable t = o.table;
+      int[] out = new int[n];
+      for (int k = 0; k < n; k++) {
+        int id = o.idOfGroup[src[k]];
+        out[k] = id < 0 ? nullGroup() : group(t.arena(), t.start(id), t.length(id), t.hash(id));
       }
       return out;
+    }
+
+    @Override public int hash(int g) {
+      int id = idOfGroup[g];
+      return id < 0 ? NULL_HASH : table.hash(id);
+    }
+
+    @Override public void reorder(int[] order) {
+      idOfGroup = Gather.ints(idOfGroup, order, size);
+      nullGroup = moved(nullGroup, order, size);
+      groupOfId = null;
+    }
+
+    @Override public void reserve(int groups) {
+      if (size == 0 && groups > idOfGroup.length) {
+        table.reserve(groups);
+        idOfGroup = new int[groups];
+        groupOfId = new int[groups];
+      }
     }
 
     @Override public ColumnVector[] keys(int from, int count) {
@@ -480,7 +612,7 @@ public abstract sealed class GroupTable {
     }
 
     @Override public long bytes() {
-      return table.bytes() + 8L * idOfGroup.length;
+      return table.bytes() + 4L * idOfGroup.length + (groupOfId == null ? 0 : 4L * groupOfId.length);
     }
   }
 }

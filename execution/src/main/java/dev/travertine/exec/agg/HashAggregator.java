@@ -15,6 +15,7 @@ import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
  * the partials together. The output is the key columns, then one column per aggregate.
  */
 public final class HashAggregator {
+  private final List<DataType> inputTypes;
   private final int[] keys;
   private final List<AggCall> calls;
   private final GroupTable groups;
@@ -25,6 +26,7 @@ public final class HashAggregator {
   private int[] gid2 = new int[0];
 
   public HashAggregator(List<DataType> inputTypes, int[] keys, List<AggCall> calls) {
+    this.inputTypes = List.copyOf(inputTypes);
     this.keys = keys.clone();
     this.calls = List.copyOf(calls);
     List<DataType> keyTypes = new ArrayList<>();
@@ -97,12 +99,63 @@ public final class HashAggregator {
     return m;
   }
 
-  /** Folds another worker's partial aggregate into this one. */
+  /** A new, empty aggregator of the same keys and calls. */
+  public HashAggregator emptyCopy() {
+    return new HashAggregator(inputTypes, keys, calls);
+  }
+
+  /** Folds another partial aggregate (of the same keys and calls) into this one. */
   public void merge(HashAggregator other) {
-    int[] map = groups.mergeFrom(other.groups);
+    int n = other.groups();
+    merge(other, Columns.identity(n), n);
+  }
+
+  /** Folds {@code other}'s groups {@code src[k]}, k < n, into this one. */
+  public void merge(HashAggregator other, int[] src, int n) {
+    int[] dst = groups.mergeFrom(other.groups, src, n);
     for (int i = 0; i < states.length; i++) {
       states[i].grow(groups.size());
-      states[i].merge(other.states[i], map);
+      states[i].merge(other.states[i], src, dst, n);
+    }
+  }
+
+  /**
+   * Whether this aggregate's partials may be merged group by group in hash partitions (there are
+   * keys, and every state merges a subset of groups in proportion to its size).
+   */
+  public boolean partitionable() {
+    if (keys.length == 0) {
+      return false;
+    }
+    for (AggState s : states) {
+      if (!s.mergesSubsetsCheaply()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The hash of group g's key, alike in every aggregator of the same keys ({@link GroupTable#hash}). */
+  public int hash(int g) {
+    return groups.hash(g);
+  }
+
+  /**
+   * Puts group {@code order[k]} at k, for every group k (see {@link GroupTable#reorder}): this
+   * aggregator is only merged from afterwards.
+   */
+  public void reorder(int[] order) {
+    groups.reorder(order);
+    for (AggState s : states) {
+      s.reorder(order, order.length);
+    }
+  }
+
+  /** Makes room for {@code groups} groups while this aggregator is empty (a hint). */
+  public void reserve(int groups) {
+    this.groups.reserve(groups);
+    for (AggState s : states) {
+      s.grow(groups);
     }
   }
 

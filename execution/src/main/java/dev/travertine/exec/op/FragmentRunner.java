@@ -72,19 +72,23 @@ public final class FragmentRunner {
       if (stats != null && answerable(a, stats)) {
         it = statisticsRow(a, stats, fragment.types().get(i + 1));
       } else {
-        List<HashAggregator> partials = Collections.synchronizedList(new ArrayList<>());
+        PartialAggregates partials = new PartialAggregates(types, a.keys(), a.calls(),
+            PartialAggregates.Tuning.DEFAULT);
         drain(() -> {
           ComputeStage cs = new ComputeStage(cols, prefix, cancelCheck);
-          HashAggregator h = new HashAggregator(types, a.keys(), a.calls());
+          PartialAggregates.Worker w = partials.worker();
           MemoryTracker.Account acct = memory.account();
-          partials.add(h);
           return b -> {
-            h.add(cs.apply(b));
-            acct.resize(h.bytes());
+            w.add(cs.apply(b));
+            acct.resize(w.bytes());
             return null;
           };
         }, -1);
-        it = of(merge(partials, types, a).result(batchSize));
+        List<ScanBatch> out = new ArrayList<>();
+        for (HashAggregator h : partials.finish(scan.workers(), cancelCheck, memory)) {
+          out.addAll(h.result(batchSize));
+        }
+        it = of(out);
       }
       i++;
     } else if (breaker instanceof Step.Sort s && !s.keys().isEmpty()) {
@@ -227,20 +231,6 @@ public final class FragmentRunner {
         };
       }
     };
-  }
-
-  private static HashAggregator merge(List<HashAggregator> partials, List<DataType> types, Step.Aggregate a) {
-    if (partials.isEmpty()) {
-      return new HashAggregator(types, a.keys(), a.calls());
-    }
-    // The largest partial absorbs the others.
-    List<HashAggregator> ps = new ArrayList<>(partials);
-    ps.sort((x, y) -> Integer.compare(y.groups(), x.groups()));
-    HashAggregator into = ps.get(0);
-    for (int k = 1; k < ps.size(); k++) {
-      into.merge(ps.get(k));
-    }
-    return into;
   }
 
   private static SortBuffer merge(List<SortBuffer> partials, List<DataType> types, Step.Sort s) {

@@ -19,6 +19,11 @@ public interface ScanSource {
    */
   Statistics statistics();
 
+  /** Where the fragment's other parallel work (merging partial aggregates) runs. */
+  default Workers workers() {
+    return Workers.callerOnly();
+  }
+
   /**
    * Row count and, per scan field, the smallest and largest non-NULL value (storage
    * representation) where {@code known[f]}: exact, from every part's statistics, with no

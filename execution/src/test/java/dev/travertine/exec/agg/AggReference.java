@@ -23,7 +23,7 @@ import java.util.Set;
  * GROUP BY computed row by row with plain Java collections: what {@link HashAggregator} must
  * produce. Values are {@link VectorFixtures} plain values.
  */
-final class AggReference {
+public final class AggReference {
   private AggReference() {}
 
   /** One call's running state for one group. */
@@ -37,7 +37,7 @@ final class AggReference {
   }
 
   /** Group key (as a list, NULLs included) -> the results of the calls, in order. */
-  static Map<List<Object>, List<Object>> aggregate(List<Object[]> rows, List<DataType> types, int[] keys,
+  public static Map<List<Object>, List<Object>> aggregate(List<Object[]> rows, List<DataType> types, int[] keys,
       List<AggCall> calls) {
     Map<List<Object>, Acc[]> groups = new LinkedHashMap<>();
     if (keys.length == 0) {
@@ -138,7 +138,21 @@ final class AggReference {
   }
 
   /** The aggregator's output as key -> results; fails on a group output twice. */
-  static Map<List<Object>, List<Object>> actual(HashAggregator h, List<DataType> types, int[] keys,
+  /** The groups of several aggregators together: the partitions of one result, no group in two. */
+  public static Map<List<Object>, List<Object>> actual(List<HashAggregator> parts, List<DataType> types, int[] keys,
+      List<AggCall> calls, int batchSize) {
+    Map<List<Object>, List<Object>> out = new LinkedHashMap<>();
+    for (HashAggregator h : parts) {
+      actual(h, types, keys, calls, batchSize).forEach((k, v) -> {
+        if (out.put(k, v) != null) {
+          fail("group " + k + " is in two partitions");
+        }
+      });
+    }
+    return out;
+  }
+
+  public static Map<List<Object>, List<Object>> actual(HashAggregator h, List<DataType> types, int[] keys,
       List<AggCall> calls, int batchSize) {
     List<DataType> outTypes = new ArrayList<>();
     for (int k : keys) {
@@ -167,7 +181,7 @@ final class AggReference {
   }
 
   /** Fails with the first differences (per group and call) between expected and actual. */
-  static void assertSame(String what, Map<List<Object>, List<Object>> expected, Map<List<Object>, List<Object>> actual,
+  public static void assertSame(String what, Map<List<Object>, List<Object>> expected, Map<List<Object>, List<Object>> actual,
       List<AggCall> calls) {
     List<String> diffs = new ArrayList<>();
     for (List<Object> k : expected.keySet()) {

@@ -43,32 +43,32 @@ import org.junit.jupiter.api.Test;
  * every aggregate function over every argument type, FILTER, selection vectors with gaps,
  * repeating vectors, NULLs; partial aggregates merged; no rows; many groups.
  */
-class HashAggregatorTest {
+public class HashAggregatorTest {
   // Fields of the generated input.
-  static final int K_BIG = 0;
-  static final int K_INT = 1;
-  static final int K_BIG2 = 2;
-  static final int K_STR = 3;
-  static final int K_DEC = 4;
-  static final int K_TS = 5;
-  static final int K_DBL = 6;
-  static final int F1 = 7;
-  static final int C_TINY = 8;
-  static final int C_SMALL = 9;
-  static final int C_REAL = 10;
-  static final int C_DATE = 11;
-  static final int C_CHAR = 12;
-  static final int F2 = 13;
-  static final List<DataType> TYPES = List.of(BIG, INT, BIG, STR, DEC, TS, DBL, BOOL, TINY, SMALL, REAL, DATE, CHR, BOOL);
+  public static final int K_BIG = 0;
+  public static final int K_INT = 1;
+  public static final int K_BIG2 = 2;
+  public static final int K_STR = 3;
+  public static final int K_DEC = 4;
+  public static final int K_TS = 5;
+  public static final int K_DBL = 6;
+  public static final int F1 = 7;
+  public static final int C_TINY = 8;
+  public static final int C_SMALL = 9;
+  public static final int C_REAL = 10;
+  public static final int C_DATE = 11;
+  public static final int C_CHAR = 12;
+  public static final int F2 = 13;
+  public static final List<DataType> TYPES = List.of(BIG, INT, BIG, STR, DEC, TS, DBL, BOOL, TINY, SMALL, REAL, DATE, CHR, BOOL);
   static final DataType SUM_DEC = DataType.decimal(38, 3);
   static final DataType AVG_DEC = DataType.decimal(20, 6);
 
-  static AggCall call(AggFunction f, int arg, boolean distinct, int filter, DataType type) {
+  public static AggCall call(AggFunction f, int arg, boolean distinct, int filter, DataType type) {
     return new AggCall(f, arg, distinct, filter, type);
   }
 
   /** Every function over every argument type, with and without FILTER. */
-  static final List<AggCall> CALLS = allCalls();
+  public static final List<AggCall> CALLS = allCalls();
 
   private static List<AggCall> allCalls() {
     List<AggCall> c = new ArrayList<>();
@@ -114,7 +114,7 @@ class HashAggregatorTest {
   }
 
   /** Columns of the input; {@code distinct[i]} values in field i (0 = a default). */
-  static List<Col> columns(Random rnd, int[] distinct, double nullRate) {
+  public static List<Col> columns(Random rnd, int[] distinct, double nullRate) {
     int[] defaults = {300, 40, 25, 60, 50, 40, 12, 2, 256, 100, 60, 200, 15, 2};
     List<Col> cols = new ArrayList<>();
     for (int i = 0; i < TYPES.size(); i++) {
@@ -124,7 +124,7 @@ class HashAggregatorTest {
     return cols;
   }
 
-  static List<Generated> batches(Random rnd, List<Col> cols, Shape shape, int count) {
+  public static List<Generated> batches(Random rnd, List<Col> cols, Shape shape, int count) {
     List<Generated> out = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       out.add(VectorFixtures.batch(rnd, cols, shape));
@@ -132,7 +132,7 @@ class HashAggregatorTest {
     return out;
   }
 
-  static List<Object[]> rows(List<Generated> batches) {
+  public static List<Object[]> rows(List<Generated> batches) {
     List<Object[]> rows = new ArrayList<>();
     batches.forEach(g -> rows.addAll(g.rows()));
     return rows;
