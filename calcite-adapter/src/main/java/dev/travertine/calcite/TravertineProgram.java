@@ -70,6 +70,9 @@ final class TravertineProgram {
       // Aggregate/Sort subclasses, so the rules leave them alone).
       boolean vectorized = VectorizedRel.enabled();
       VectorizedRel.ENABLED.set(vectorized && RelOptUtil.countJoins(input) == 0);
+      if (VectorizedRel.enabled()) {
+        input = AggregateRewrites.apply(input);
+      }
       try {
         return volcano(planner, input, traits, materializations, lattices);
       } finally {

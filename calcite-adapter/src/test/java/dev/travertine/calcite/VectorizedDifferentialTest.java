@@ -205,6 +205,28 @@ class VectorizedDifferentialTest {
     check("SELECT ch, count(DISTINCT s), count(DISTINCT si), sum(d) FROM $t GROUP BY ch");
   }
 
+  /**
+   * GROUP BY keys that follow from other keys, and SUM(x + c), which AggregateRewrites rewrites
+   * for the vectorized plan only: the reference computes them as written.
+   */
+  @Test
+  void aggregateRewrites() throws SQLException {
+    exec(c, "SET vectorized_execution = 1");
+    String keys = explain(c, "SELECT i, i - 1, count(*) FROM t GROUP BY i, i - 1");
+    assertTrue(keys.contains("group=[{0}]"), keys);
+    String sums = explain(c, "SELECT sum(si + 1), sum(si + 2) FROM t");
+    assertTrue(sums.contains("COUNT($0)") && !sums.contains("+($0, 1)"), sums);
+    check("SELECT i, i - 1, si, i + si, count(*), sum(d) FROM $t GROUP BY i, i - 1, i + si, si");
+    check("SELECT 1, s, count(*) FROM $t GROUP BY 1, s");
+    check("SELECT ch, upper(ch), char_length(ch) + 1, count(*) FROM $t GROUP BY ch, upper(ch), char_length(ch) + 1 "
+        + "ORDER BY 1 NULLS FIRST");
+    check("SELECT dt, EXTRACT(MONTH FROM dt), count(*) FROM $t GROUP BY EXTRACT(MONTH FROM dt), dt");
+    check("SELECT sum(si), sum(si + 1), sum(si - 7), sum(1000 + si), sum(ti + 3), count(*) FROM $t");
+    check("SELECT ch, sum(bi + 2), sum(bi - 1000), sum(si + 1) FILTER (WHERE b), sum(si + 2) FILTER (WHERE b) "
+        + "FROM $t GROUP BY ch");
+    check("SELECT ti, sum(si + 1) AS x FROM $t GROUP BY ti ORDER BY x DESC NULLS LAST, ti LIMIT 7");
+  }
+
   @Test
   void filterClause() throws SQLException {
     check("SELECT ch, count(*) FILTER (WHERE b), sum(i) FILTER (WHERE b), min(s) FILTER (WHERE NOT b) "
