@@ -181,6 +181,26 @@ class UncompressedCacheTest {
   }
 
   @Test
+  void aTaskThatSkipsFewGranulesFillsTheCache() throws Exception {
+    try (Database db = open(64L << 20)) {
+      db.createTable(def(1000), false);
+      MergeTreeTable t = db.table("t");
+      insert(t, 0, 10_000);
+      Predicate most = new Predicate.Compare(0, Predicate.Op.GE, 1500L); // skips granule 0 of 10
+      Result plain = scan(t, ALL, most, false, 2, false);
+      assertEquals(8500, plain.rows().size());
+      assertEquals(plain, scan(t, ALL, most, false, 2, true), "cold, filling");
+      assertEquals(3, misses(db));
+      assertEquals(3, db.context().columnCache().entries(), "the whole stripe went to the cache");
+      Result hot = scan(t, ALL, most, false, 2, true);
+      assertEquals(3, hits(db));
+      assertEquals(plain, hot, "the same rows and rows read from the cache");
+      assertEquals(10_000, scan(t, ALL, null, false, 1, true).rows().size());
+      assertEquals(6, hits(db), "and a whole read finds it too");
+    }
+  }
+
+  @Test
   void prunedTasksUseTheCacheOnlyWhenEveryColumnIsThereAndReadTheSameRows() throws Exception {
     try (Database db = open(64L << 20)) {
       db.createTable(def(1000), false);

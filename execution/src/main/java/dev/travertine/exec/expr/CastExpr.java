@@ -1,5 +1,6 @@
 package dev.travertine.exec.expr;
 
+import dev.travertine.exec.Columns;
 import dev.travertine.mergetree.scan.ScanBatch;
 import dev.travertine.mergetree.schema.DataType;
 import dev.travertine.mergetree.schema.TypeKind;
@@ -54,10 +55,20 @@ final class CastExpr extends VecExpr {
     if (from.isLongBacked() && from != TypeKind.BOOLEAN && from != TypeKind.DATE && to.isDoubleBacked()) {
       long[] x = ((LongColumnVector) a).vector;
       double[] z = ((DoubleColumnVector) r).vector;
-      boolean real = to == TypeKind.REAL;
-      for (int k = 0; k < m; k++) {
-        int i = sel[k];
-        z[i] = real ? (float) x[i] : (double) x[i];
+      if (to == TypeKind.REAL) {
+        for (int k = 0; k < m; k++) {
+          int i = sel[k];
+          z[i] = (float) x[i];
+        }
+      } else if (Columns.dense(sel, m)) {
+        for (int i = 0; i < m; i++) {
+          z[i] = x[i];
+        }
+      } else {
+        for (int k = 0; k < m; k++) {
+          int i = sel[k];
+          z[i] = x[i];
+        }
       }
       return r;
     }

@@ -79,8 +79,9 @@ final class CachedTask {
    * Looks a task's columns up (counting a hit or a miss per column); null when the task does not
    * use the cache: the cache holds nothing, the task reads no column or a whole part of several
    * stripes (only ordered reads do; entries are of one stripe at most, so what a task gathers
-   * stays bounded), or it skips granules and not every column it reads is cached (each counts as
-   * a miss then).
+   * stays bounded), or it skips more than half of its granules and not every column it reads is
+   * cached (each counts as a miss then; a task that skips fewer reads its stripe whole and fills
+   * the cache).
    *
    * @param stripe the task's stripe, -1 for the whole part
    * @param include the columns read (ORC ids: c + 1)
@@ -107,10 +108,15 @@ final class CachedTask {
     }
     int first = stripe < 0 ? 0 : stripe * gps;
     int end = stripe < 0 ? total : Math.min(total, first + gps);
-    boolean partial = false;
-    for (int g = first; task.granules() != null && !partial && g < end; g++) {
-      partial = !task.granules()[g];
+    int selected = end - first;
+    for (int g = first; task.granules() != null && g < end; g++) {
+      selected -= task.granules()[g] ? 0 : 1;
     }
+    boolean partial = selected < end - first;
+    // A task that skips most of its stripe's granules reads only those (no cache fill); one that
+    // skips a few reads the whole stripe once to fill the cache, so that later scans of any
+    // selection find it there.
+    boolean mayFill = 2 * selected >= end - first;
     int[] columns = new int[n];
     DecodedColumnCache.Key[] keys = new DecodedColumnCache.Key[n];
     DecodedColumnCache.Entry[] hits = new DecodedColumnCache.Entry[n];
@@ -135,7 +141,7 @@ final class CachedTask {
       }
       i++;
     }
-    if (partial && found < n) {
+    if (partial && found < n && !mayFill) {
       events.add(EngineEvents.UNCOMPRESSED_CACHE_MISSES, n);
       return null;
     }
