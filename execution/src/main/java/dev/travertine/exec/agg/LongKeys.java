@@ -1,0 +1,119 @@
+package dev.travertine.exec.agg;
+
+import dev.travertine.exec.Columns;
+import dev.travertine.mergetree.schema.DataType;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import java.util.Arrays;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+
+/** One long-backed key column (integers, BOOLEAN, DATE). */
+final class LongKeys extends GroupTable {
+  private final DataType type;
+  private Long2IntOpenHashMap map = new Long2IntOpenHashMap();
+  private long[] values = new long[256];
+  private int size;
+  private int nullGroup = -1;
+
+  LongKeys(DataType type) {
+    this.type = type;
+    map.defaultReturnValue(-1);
+  }
+
+  @Override public int size() {
+    return size;
+  }
+
+  private int add(long v) {
+    int g = map.putIfAbsent(v, size);
+    if (g >= 0) {
+      return g;
+    }
+    return newGroup(v);
+  }
+
+  private int newGroup(long v) {
+    if (size == values.length) {
+      values = Arrays.copyOf(values, size * 2);
+    }
+    values[size] = v;
+    return size++;
+  }
+
+  private int nullGroup() {
+    if (nullGroup < 0) {
+      nullGroup = newGroup(0);
+    }
+    return nullGroup;
+  }
+
+  @Override public void groupIds(ColumnVector[] keys, int[] sel, int n, int[] gid) {
+    LongColumnVector v = (LongColumnVector) keys[0];
+    long[] vec = v.vector;
+    if (v.isRepeating) {
+      int g = !v.noNulls && v.isNull[0] ? nullGroup() : add(vec[0]);
+      Arrays.fill(gid, 0, n, g);
+      return;
+    }
+    if (v.noNulls) {
+      // Runs of equal keys (sorted data) skip the map.
+      long last = 0;
+      int lastGroup = -1;
+      for (int k = 0; k < n; k++) {
+        long x = vec[sel[k]];
+        if (lastGroup < 0 || x != last) {
+          lastGroup = add(x);
+          last = x;
+        }
+        gid[k] = lastGroup;
+      }
+      return;
+    }
+    for (int k = 0; k < n; k++) {
+      int r = sel[k];
+      gid[k] = v.isNull[r] ? nullGroup() : add(vec[r]);
+    }
+  }
+
+  @Override public int[] mergeFrom(GroupTable other, int[] src, int n) {
+    LongKeys o = (LongKeys) other;
+    int[] out = new int[n];
+    for (int k = 0; k < n; k++) {
+      int g = src[k];
+      out[k] = g == o.nullGroup ? nullGroup() : add(o.values[g]);
+    }
+    return out;
+  }
+
+  @Override public int hash(int g) {
+    return g == nullGroup ? NULL_HASH : mix(values[g]);
+  }
+
+  @Override public void reorder(int[] order) {
+    values = Gather.longs(values, order, size);
+    nullGroup = moved(nullGroup, order, size);
+    map = null;
+  }
+
+  @Override public void reserve(int groups) {
+    if (size == 0 && groups > values.length) {
+      map = new Long2IntOpenHashMap(groups);
+      map.defaultReturnValue(-1);
+      values = new long[groups];
+    }
+  }
+
+  @Override public ColumnVector[] keys(int from, int count) {
+    LongColumnVector v = (LongColumnVector) Columns.newVector(type, count);
+    System.arraycopy(values, from, v.vector, 0, count);
+    if (nullGroup >= from && nullGroup < from + count) {
+      v.noNulls = false;
+      v.isNull[nullGroup - from] = true;
+    }
+    return new ColumnVector[] {v};
+  }
+
+  @Override public long bytes() {
+    return 8L * values.length + (map == null ? 0 : 12L * map.size());
+  }
+}

@@ -1,0 +1,290 @@
+package dev.travertine.exec.agg;
+
+import dev.travertine.exec.Columns;
+import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.schema.TypeKind;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.Arrays;
+import org.apache.hadoop.hive.common.type.HiveDecimal;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+
+/** SUM, SUM0 and AVG: a sum and a count of non-NULL values per group. */
+abstract class Sum extends AggState {
+  DataType out;
+  boolean zeroForEmpty;
+  boolean average;
+  long[] counts = new long[16];
+
+  @Override void grow(int groups) {
+    if (groups > counts.length) {
+      int c = cap(counts.length, groups);
+      counts = Arrays.copyOf(counts, c);
+      growSums(c);
+    }
+  }
+
+  abstract void growSums(int capacity);
+
+  @Override final void reorder(int[] order, int n) {
+    counts = Gather.longs(counts, order, n);
+    reorderSums(order, n);
+  }
+
+  abstract void reorderSums(int[] order, int n);
+
+  /** The value of group g's sum (or average) as the output type wants it. */
+  abstract void write(ColumnVector v, int i, int g);
+
+  @Override ColumnVector result(int from, int count) {
+    ColumnVector v = Columns.newVector(out, count);
+    for (int i = 0; i < count; i++) {
+      int g = from + i;
+      if (counts[g] == 0 && !(zeroForEmpty && !average)) {
+        v.noNulls = false;
+        v.isNull[i] = true;
+      } else {
+        write(v, i, g);
+      }
+    }
+    return v;
+  }
+
+  static void writeNumber(ColumnVector v, int i, long x, DataType out) {
+    switch (out.kind()) {
+      case REAL, DOUBLE -> ((DoubleColumnVector) v).vector[i] = x;
+      case DECIMAL -> ((DecimalColumnVector) v).set(i, HiveDecimal.create(x));
+      default -> ((LongColumnVector) v).vector[i] = x;
+    }
+  }
+
+  static final class LongSum extends Sum {
+    long[] sums = new long[16];
+
+    @Override void reorderSums(int[] order, int n) {
+      sums = Gather.longs(sums, order, n);
+    }
+
+    @Override void growSums(int capacity) {
+      sums = Arrays.copyOf(sums, capacity);
+    }
+
+    @Override void add(ColumnVector arg, int[] sel, int[] gid, int n) {
+      LongColumnVector a = (LongColumnVector) arg;
+      long[] vec = a.vector;
+      long[] s = sums;
+      long[] c = counts;
+      if (a.isRepeating) {
+        if (a.noNulls || !a.isNull[0]) {
+          for (int k = 0; k < n; k++) {
+            s[gid[k]] += vec[0];
+            c[gid[k]]++;
+          }
+        }
+      } else if (a.noNulls) {
+        for (int k = 0; k < n; k++) {
+          int g = gid[k];
+          s[g] += vec[sel[k]];
+          c[g]++;
+        }
+      } else {
+        for (int k = 0; k < n; k++) {
+          int r = sel[k];
+          if (!a.isNull[r]) {
+            int g = gid[k];
+            s[g] += vec[r];
+            c[g]++;
+          }
+        }
+      }
+    }
+
+    @Override void addAll(ColumnVector arg, int[] sel, int n, int[] zeros) {
+      LongColumnVector a = (LongColumnVector) arg;
+      if (!a.noNulls || a.isRepeating) {
+        add(arg, sel, zeros, n);
+        return;
+      }
+      long[] vec = a.vector;
+      long s = 0;
+      if (Columns.dense(sel, n)) {
+        for (int i = 0; i < n; i++) {
+          s += vec[i];
+        }
+      } else {
+        for (int k = 0; k < n; k++) {
+          s += vec[sel[k]];
+        }
+      }
+      sums[0] += s;
+      counts[0] += n;
+    }
+
+    @Override void merge(AggState other, int[] src, int[] dst, int n) {
+      LongSum o = (LongSum) other;
+      for (int k = 0; k < n; k++) {
+        int g = src[k];
+        sums[dst[k]] += o.sums[g];
+        counts[dst[k]] += o.counts[g];
+      }
+    }
+
+    @Override void write(ColumnVector v, int i, int g) {
+      if (!average) {
+        writeNumber(v, i, sums[g], out);
+      } else if (out.kind().isDoubleBacked()) {
+        ((DoubleColumnVector) v).vector[i] = (double) sums[g] / counts[g];
+      } else if (out.kind() == TypeKind.DECIMAL) {
+        ((DecimalColumnVector) v).set(i, HiveDecimal.create(BigDecimal.valueOf(sums[g])
+            .divide(BigDecimal.valueOf(counts[g]), MathContext.DECIMAL128)));
+      } else {
+        ((LongColumnVector) v).vector[i] = sums[g] / counts[g];
+      }
+    }
+
+    @Override long bytes() {
+      return 16L * counts.length;
+    }
+  }
+
+  static final class DoubleSum extends Sum {
+    double[] sums = new double[16];
+
+    @Override void reorderSums(int[] order, int n) {
+      sums = Gather.doubles(sums, order, n);
+    }
+
+    @Override void growSums(int capacity) {
+      sums = Arrays.copyOf(sums, capacity);
+    }
+
+    @Override void add(ColumnVector arg, int[] sel, int[] gid, int n) {
+      DoubleColumnVector a = (DoubleColumnVector) arg;
+      double[] vec = a.vector;
+      double[] s = sums;
+      long[] c = counts;
+      if (a.isRepeating) {
+        if (a.noNulls || !a.isNull[0]) {
+          for (int k = 0; k < n; k++) {
+            s[gid[k]] += vec[0];
+            c[gid[k]]++;
+          }
+        }
+      } else if (a.noNulls) {
+        for (int k = 0; k < n; k++) {
+          int g = gid[k];
+          s[g] += vec[sel[k]];
+          c[g]++;
+        }
+      } else {
+        for (int k = 0; k < n; k++) {
+          int r = sel[k];
+          if (!a.isNull[r]) {
+            int g = gid[k];
+            s[g] += vec[r];
+            c[g]++;
+          }
+        }
+      }
+    }
+
+    @Override void addAll(ColumnVector arg, int[] sel, int n, int[] zeros) {
+      DoubleColumnVector a = (DoubleColumnVector) arg;
+      if (!a.noNulls || a.isRepeating) {
+        add(arg, sel, zeros, n);
+        return;
+      }
+      double[] vec = a.vector;
+      double s = 0;
+      if (Columns.dense(sel, n)) {
+        for (int i = 0; i < n; i++) {
+          s += vec[i];
+        }
+      } else {
+        for (int k = 0; k < n; k++) {
+          s += vec[sel[k]];
+        }
+      }
+      sums[0] += s;
+      counts[0] += n;
+    }
+
+    @Override void merge(AggState other, int[] src, int[] dst, int n) {
+      DoubleSum o = (DoubleSum) other;
+      for (int k = 0; k < n; k++) {
+        int g = src[k];
+        sums[dst[k]] += o.sums[g];
+        counts[dst[k]] += o.counts[g];
+      }
+    }
+
+    @Override void write(ColumnVector v, int i, int g) {
+      double x = average ? sums[g] / counts[g] : sums[g];
+      switch (out.kind()) {
+        case DECIMAL -> ((DecimalColumnVector) v).set(i, HiveDecimal.create(BigDecimal.valueOf(x)));
+        case REAL, DOUBLE -> ((DoubleColumnVector) v).vector[i] = x;
+        default -> ((LongColumnVector) v).vector[i] = (long) x;
+      }
+    }
+
+    @Override long bytes() {
+      return 16L * counts.length;
+    }
+  }
+
+  static final class DecimalSum extends Sum {
+    BigDecimal[] sums = new BigDecimal[16];
+
+    @Override void reorderSums(int[] order, int n) {
+      sums = Gather.objects(sums, order, n);
+    }
+
+    @Override void growSums(int capacity) {
+      sums = Arrays.copyOf(sums, capacity);
+    }
+
+    @Override void add(ColumnVector arg, int[] sel, int[] gid, int n) {
+      DecimalColumnVector a = (DecimalColumnVector) arg;
+      for (int k = 0; k < n; k++) {
+        int r = a.isRepeating ? 0 : sel[k];
+        if (a.noNulls || !a.isNull[r]) {
+          int g = gid[k];
+          BigDecimal x = a.vector[r].getHiveDecimal().bigDecimalValue();
+          sums[g] = sums[g] == null ? x : sums[g].add(x);
+          counts[g]++;
+        }
+      }
+    }
+
+    @Override void merge(AggState other, int[] src, int[] dst, int n) {
+      DecimalSum o = (DecimalSum) other;
+      for (int k = 0; k < n; k++) {
+        int g = src[k];
+        if (o.sums[g] != null) {
+          int t = dst[k];
+          sums[t] = sums[t] == null ? o.sums[g] : sums[t].add(o.sums[g]);
+        }
+        counts[dst[k]] += o.counts[g];
+      }
+    }
+
+    @Override void write(ColumnVector v, int i, int g) {
+      BigDecimal x = sums[g] == null ? BigDecimal.ZERO : sums[g];
+      if (average) {
+        x = x.divide(BigDecimal.valueOf(counts[g]), MathContext.DECIMAL128);
+      }
+      switch (out.kind()) {
+        case DECIMAL -> ((DecimalColumnVector) v).set(i, HiveDecimal.create(x));
+        case REAL, DOUBLE -> ((DoubleColumnVector) v).vector[i] = x.doubleValue();
+        default -> ((LongColumnVector) v).vector[i] = x.longValue();
+      }
+    }
+
+    @Override long bytes() {
+      return 40L * counts.length;
+    }
+  }
+}
