@@ -1,0 +1,248 @@
+package dev.travertine.rpc.block;
+
+import dev.travertine.exec.Columns;
+import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.schema.TypeKind;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32C;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
+
+/**
+ * Unmarshals blocks of the wire format (docs/design/exchange.md) into dense column vectors,
+ * checking every size and checksum: a damaged block fails with {@link CorruptBlockException}.
+ * Stateless and thread-safe.
+ */
+public final class BlockReader {
+  private BlockReader() {}
+
+  private static final TypeKind[] KINDS = new TypeKind[13];
+
+  static {
+    for (TypeKind k : TypeKind.values()) {
+      KINDS[BlockWriter.kindId(k)] = k;
+    }
+  }
+
+  /** A cursor over the block's bytes that fails cleanly past their end. */
+  private static final class In {
+    final byte[] b;
+    int pos;
+    long sequence = -1;
+
+    In(byte[] b) {
+      this.b = b;
+    }
+
+    void need(int n, String what) {
+      if (n < 0 || pos + n > b.length || pos + n < 0) {
+        throw corrupt(this, "truncated in " + what + " (" + b.length + " bytes)");
+      }
+    }
+
+    int u8(String what) {
+      need(1, what);
+      return b[pos++] & 0xff;
+    }
+
+    int i16(String what) {
+      need(2, what);
+      short v = (short) Out.I16.get(b, pos);
+      pos += 2;
+      return v;
+    }
+
+    int i32(String what) {
+      need(4, what);
+      int v = (int) Out.I32.get(b, pos);
+      pos += 4;
+      return v;
+    }
+
+    long i64(String what) {
+      need(8, what);
+      long v = (long) Out.I64.get(b, pos);
+      pos += 8;
+      return v;
+    }
+  }
+
+  static CorruptBlockException corrupt(In in, String what) {
+    return new CorruptBlockException("Corrupt block" + (in.sequence >= 0 ? " " + in.sequence : "") + ": " + what);
+  }
+
+  public static WireBlock unmarshal(byte[] block) {
+    In in = new In(block);
+    in.need(4, "the magic");
+    if (!Arrays.equals(block, 0, 4, BlockWriter.MAGIC, 0, 4)) {
+      throw corrupt(in, "not a Travertine block (wrong magic)");
+    }
+    in.pos = 4;
+    int version = in.u8("the version");
+    if (version != BlockWriter.VERSION) {
+      throw corrupt(in, "format version " + version + ", this node reads version " + BlockWriter.VERSION);
+    }
+    in.u8("the flags");
+    in.sequence = in.i64("the sequence number");
+    int rows = in.i32("the row count");
+    if (rows < 0) {
+      throw corrupt(in, "negative row count " + rows);
+    }
+    int columns = in.i16("the column count") & 0xffff;
+    List<String> names = new ArrayList<>(columns);
+    List<DataType> types = new ArrayList<>(columns);
+    for (int c = 0; c < columns; c++) {
+      int len = in.i16("a column name") & 0xffff;
+      in.need(len, "a column name");
+      names.add(new String(block, in.pos, len, StandardCharsets.UTF_8));
+      in.pos += len;
+      int kind = in.u8("a column type");
+      if (kind <= 0 || kind >= KINDS.length) {
+        throw corrupt(in, "column " + names.get(c) + " has unknown type id " + kind);
+      }
+      int precision = in.i16("a column type");
+      int scale = in.i16("a column type");
+      try {
+        types.add(new DataType(KINDS[kind], precision, scale));
+      } catch (IllegalArgumentException e) {
+        throw corrupt(in, "column " + names.get(c) + ": " + e.getMessage());
+      }
+    }
+    ColumnVector[] cols = new ColumnVector[columns];
+    for (int c = 0; c < columns; c++) {
+      byte[] raw = frame(in, names.get(c));
+      cols[c] = column(in, names.get(c), types.get(c), raw, rows);
+    }
+    if (in.pos != block.length) {
+      throw corrupt(in, (block.length - in.pos) + " bytes after the last column");
+    }
+    return new WireBlock(in.sequence, names, types, cols, rows);
+  }
+
+  /** The raw bytes of the next frame, checked and decompressed. */
+  private static byte[] frame(In in, String column) {
+    String what = "the frame of column " + column;
+    int id = in.u8(what);
+    Codec codec = Codec.ofId(id);
+    if (codec == null) {
+      throw corrupt(in, what + " has unknown codec " + id);
+    }
+    int rawSize = in.i32(what);
+    int stored = in.i32(what);
+    int crc = in.i32(what);
+    if (rawSize < 0 || stored < 0) {
+      throw corrupt(in, what + " has negative sizes");
+    }
+    in.need(stored, what);
+    CRC32C check = new CRC32C();
+    check.update(in.b, in.pos, stored);
+    if ((int) check.getValue() != crc) {
+      throw corrupt(in, what + ": checksum mismatch");
+    }
+    byte[] raw = new byte[rawSize];
+    if (!codec.decompress(in.b, in.pos, stored, raw)) {
+      throw corrupt(in, what + ": " + codec + " data does not decompress to " + rawSize + " bytes");
+    }
+    in.pos += stored;
+    return raw;
+  }
+
+  private static ColumnVector column(In block, String name, DataType type, byte[] raw, int rows) {
+    In in = new In(raw);
+    in.sequence = block.sequence;
+    String what = "column " + name;
+    ColumnVector v = Columns.newVector(type, rows);
+    int hasNulls = in.u8(what);
+    if (hasNulls > 1) {
+      throw corrupt(block, what + ": bad NULL flag");
+    }
+    if (hasNulls == 1) {
+      int bitmap = (rows + 7) >>> 3;
+      in.need(bitmap, what);
+      v.noNulls = false;
+      for (int r = 0; r < rows; r++) {
+        v.isNull[r] = (raw[in.pos + (r >>> 3)] & (1 << (r & 7))) != 0;
+      }
+      in.pos += bitmap;
+    }
+    TypeKind kind = type.kind();
+    int width = BlockWriter.width(kind);
+    boolean fixed = width > 0 && !(kind == TypeKind.DECIMAL && !BlockWriter.longDecimal(type));
+    if (fixed && raw.length - in.pos != (long) width * rows) {
+      throw corrupt(block, what + ": " + (raw.length - in.pos) + " value bytes for " + rows + " rows of " + type);
+    }
+    switch (kind) {
+      case BOOLEAN, TINYINT, SMALLINT, INTEGER, DATE, BIGINT -> {
+        long[] x = ((LongColumnVector) v).vector;
+        for (int r = 0; r < rows; r++) {
+          x[r] = switch (width) {
+            case 1 -> (byte) in.u8(what);
+            case 2 -> in.i16(what);
+            case 4 -> in.i32(what);
+            default -> in.i64(what);
+          };
+        }
+      }
+      case REAL, DOUBLE -> {
+        double[] x = ((DoubleColumnVector) v).vector;
+        for (int r = 0; r < rows; r++) {
+          x[r] = Double.longBitsToDouble(in.i64(what));
+        }
+      }
+      case DECIMAL -> {
+        DecimalColumnVector d = (DecimalColumnVector) v;
+        for (int r = 0; r < rows; r++) {
+          if (fixed) {
+            d.vector[r].deserialize64(in.i64(what), type.scale());
+          } else {
+            int len = in.u8(what);
+            in.need(len, what);
+            if (len > 0) {
+              d.vector[r].setFromBigIntegerBytesAndScale(Arrays.copyOfRange(raw, in.pos, in.pos + len), type.scale());
+            }
+            in.pos += len;
+          }
+        }
+      }
+      case TIMESTAMP -> {
+        TimestampColumnVector t = (TimestampColumnVector) v;
+        for (int r = 0; r < rows; r++) {
+          t.time[r] = in.i64(what);
+        }
+        for (int r = 0; r < rows; r++) {
+          t.nanos[r] = in.i32(what);
+        }
+      }
+      case CHAR, VARCHAR -> {
+        BytesColumnVector b = (BytesColumnVector) v;
+        in.need(4 * (rows + 1), what);
+        int offsets = in.pos;
+        int data = offsets + 4 * (rows + 1);
+        int prev = (int) Out.I32.get(raw, offsets);
+        if (prev != 0) {
+          throw corrupt(block, what + ": first string offset " + prev);
+        }
+        for (int r = 0; r < rows; r++) {
+          int next = (int) Out.I32.get(raw, offsets + 4 * (r + 1));
+          if (next < prev || data + (long) next > raw.length) {
+            throw corrupt(block, what + ": string offsets out of order or past the data");
+          }
+          b.setRef(r, raw, data + prev, next - prev);
+          prev = next;
+        }
+        in.pos = data + prev;
+      }
+    }
+    if (in.pos != raw.length) {
+      throw corrupt(block, what + ": " + (raw.length - in.pos) + " bytes left over");
+    }
+    return v;
+  }
+}
