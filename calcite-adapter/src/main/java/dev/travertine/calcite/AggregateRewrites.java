@@ -21,6 +21,7 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
@@ -58,8 +59,10 @@ final class AggregateRewrites {
   }
 
   static RelNode rewrite(LogicalAggregate a) {
-    if (a.getGroupType() != Aggregate.Group.SIMPLE || !(a.getInput() instanceof LogicalProject)) {
-      return a;
+    if (a.getGroupType() != Aggregate.Group.SIMPLE || !(a.getInput() instanceof LogicalProject)
+        || a.getAggCallList().stream().anyMatch(c -> c.getAggregation().getKind() == SqlKind.GROUPING
+            || c.getAggregation().getKind() == SqlKind.GROUP_ID || c.getAggregation().getKind() == SqlKind.GROUPING_ID)) {
+      return a; // GROUPING(k) refers to the group keys as they are
     }
     RelNode keys = dependentKeys(a);
     LogicalAggregate inner = keys instanceof LogicalProject p ? (LogicalAggregate) p.getInput() : a;
@@ -84,7 +87,8 @@ final class AggregateRewrites {
     ImmutableBitSet.Builder kept = ImmutableBitSet.builder();
     for (int f : groups) {
       RexNode e = exprs.get(f);
-      boolean dependent = !(e instanceof RexInputRef) && RexUtil.isDeterministic(e)
+      // (A window function is "deterministic" to Calcite but not a function of its row.)
+      boolean dependent = !(e instanceof RexInputRef) && RexUtil.isDeterministic(e) && !RexOver.containsOver(e)
           && keyOfRef.keySet().containsAll(RelOptUtil.InputFinder.bits(e).asList());
       if (!dependent) {
         kept.set(f);

@@ -225,6 +225,10 @@ class VectorizedDifferentialTest {
     check("SELECT ch, sum(bi + 2), sum(bi - 1000), sum(si + 1) FILTER (WHERE b), sum(si + 2) FILTER (WHERE b) "
         + "FROM $t GROUP BY ch");
     check("SELECT ti, sum(si + 1) AS x FROM $t GROUP BY ti ORDER BY x DESC NULLS LAST, ti LIMIT 7");
+    // A window function is no function of its row's keys; GROUPING refers to the keys as written.
+    check("SELECT DISTINCT ch, count(*) OVER (PARTITION BY ch) FROM $t", false);
+    check("SELECT ch, rn, count(*) FROM (SELECT ch, row_number() OVER (ORDER BY k) AS rn FROM $t) GROUP BY ch, rn", false);
+    check("SELECT ch, upper(ch), GROUPING(ch), count(*) FROM $t GROUP BY ch, upper(ch)", false);
   }
 
   @Test

@@ -200,6 +200,32 @@ class UncompressedCacheTest {
     }
   }
 
+  /** Batches smaller than a granule: a batch of a skipped granule selects no row, and the task goes on. */
+  @Test
+  void aFillingTaskGoesOnPastTheBatchesOfGranulesItSkips() throws Exception {
+    try (Database db = open(64L << 20)) {
+      db.createTable(def(1000), false);
+      MergeTreeTable t = db.table("t");
+      insert(t, 0, 10_000);
+      Predicate most = new Predicate.Compare(0, Predicate.Op.GE, 1500L); // skips granule 0 of 10
+      TableSchema schema = t.definition().schema();
+      for (int threads : new int[] {1, 2}) {
+        for (int round = 0; round < 2; round++) { // filling, then from the cache
+          int rows = 0;
+          try (TableScanner s = TableScanner.open(t.snapshot(), new ScanRequest(ALL, most.bind(schema), -1, false,
+              threads, 256, true, ReadSettings.DEFAULT.withUncompressedCache(true)), t.context())) {
+            ScanBatch b;
+            while ((b = s.next()) != null) {
+              rows += b.size();
+            }
+          }
+          assertEquals(8500, rows, threads + " threads, round " + round);
+        }
+      }
+      assertTrue(hits(db) > 0, "the second round read from the cache");
+    }
+  }
+
   @Test
   void prunedTasksUseTheCacheOnlyWhenEveryColumnIsThereAndReadTheSameRows() throws Exception {
     try (Database db = open(64L << 20)) {

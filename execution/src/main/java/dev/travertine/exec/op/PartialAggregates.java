@@ -163,11 +163,12 @@ final class PartialAggregates {
     if (sorted.isEmpty() && (!partitionable || total < partitionThreshold)) {
       tables.sort((x, y) -> Integer.compare(y.groups(), x.groups()));
       HashAggregator into = tables.get(0);
+      long base = into.bytes(); // its worker's account holds that already
       MemoryTracker.Account acct = memory.account();
       for (int k = 1; k < tables.size(); k++) {
         cancelCheck.run();
         into.merge(tables.get(k));
-        acct.resize(into.bytes());
+        acct.resize(Math.max(0, into.bytes() - base));
       }
       return List.of(into);
     }

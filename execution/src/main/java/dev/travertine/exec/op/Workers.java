@@ -46,7 +46,11 @@ public record Workers(ExecutorService pool, int threads) {
     int helpers = pool == null ? 0 : Math.min(threads, n) - 1;
     List<Future<?>> futures = new ArrayList<>();
     for (int i = 0; i < helpers; i++) {
-      futures.add(pool.submit(loop));
+      try {
+        futures.add(pool.submit(loop));
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        break; // a pool shutting down: the caller's thread does the rest
+      }
     }
     Throwable first = null;
     try {
@@ -54,20 +58,29 @@ public record Workers(ExecutorService pool, int threads) {
     } catch (RuntimeException | Error e) {
       first = e;
     }
+    boolean interrupted = false;
     for (Future<?> f : futures) {
-      try {
-        f.get();
-      } catch (ExecutionException e) {
-        if (first == null) {
-          first = e.getCause();
-        }
-      } catch (InterruptedException e) {
-        failed.set(true);
-        Thread.currentThread().interrupt();
-        if (first == null) {
-          first = e;
+      // Every helper has ended when this returns (an interrupt only stops the tasks not started).
+      while (true) {
+        try {
+          f.get();
+          break;
+        } catch (ExecutionException e) {
+          if (first == null) {
+            first = e.getCause();
+          }
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+          failed.set(true);
+          if (first == null) {
+            first = e;
+          }
         }
       }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
     if (first instanceof RuntimeException r) {
       throw r;

@@ -74,7 +74,9 @@ class PartialAggregatesTest {
         MemoryTracker memory = MemoryTracker.unlimited();
         String what = name + " seed " + seed + ", " + workers + " workers on " + pool.threads() + " threads";
         AggReference.assertSame(what, expected, run(batches, keys, calls, SMALL, pool, rnd, workers, memory), calls);
-        assertTrue(workers == 1 || memory.peak() > 0, what + ": the merge charged nothing");
+        // The merge charges what it adds (a table it builds, or a worker's table growing), not
+        // what the workers' accounts hold already: one group (no keys) adds nothing.
+        assertTrue(workers == 1 || keys.length == 0 || memory.peak() > 0, what + ": the merge charged nothing");
       }
     }
   }

@@ -559,7 +559,10 @@ public final class TableScanner implements AutoCloseable {
         } catch (IllegalStateException e) {
           throw failure(e);
         }
-        return cachedBatch(c, cols); // every row of a task read whole: never null
+        // A task that fills the cache reads its stripe whole, also the batches of granules it
+        // skips: those hand on no row (an empty batch, not the end of the task).
+        ScanBatch b = cachedBatch(c, cols);
+        return b != null ? b : new ScanBatch(cols, new int[0], 0);
       }
       if (rows.rowFiltered() && batch.selectedInUse) {
         // PREWHERE ran in the reader, the scan's own filter first: the batch holds the rows that pass.

@@ -23,6 +23,9 @@ import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
 public final class BlockReader {
   private BlockReader() {}
 
+  /** The largest raw column a reader accepts (a writer refuses larger ones). */
+  static final int MAX_RAW_BYTES = Integer.MAX_VALUE - 64;
+
   private static final TypeKind[] KINDS = new TypeKind[13];
 
   static {
@@ -146,6 +149,10 @@ public final class BlockReader {
     if ((int) check.getValue() != crc) {
       throw corrupt(in, what + ": checksum mismatch");
     }
+    // The header's sizes are not under the checksum: allocate only what the stored bytes can hold.
+    if (rawSize > MAX_RAW_BYTES || !codec.plausible(in.b, in.pos, stored, rawSize)) {
+      throw corrupt(in, what + ": " + stored + " " + codec + " bytes cannot hold " + rawSize + " bytes");
+    }
     byte[] raw = new byte[rawSize];
     if (!codec.decompress(in.b, in.pos, stored, raw)) {
       throw corrupt(in, what + ": " + codec + " data does not decompress to " + rawSize + " bytes");
@@ -158,6 +165,9 @@ public final class BlockReader {
     In in = new In(raw);
     in.sequence = block.sequence;
     String what = "column " + name;
+    if (rows > raw.length - 1L) { // every row takes a byte at least: check before allocating
+      throw corrupt(block, what + ": " + raw.length + " bytes cannot hold " + rows + " rows");
+    }
     ColumnVector v = Columns.newVector(type, rows);
     int hasNulls = in.u8(what);
     if (hasNulls > 1) {
@@ -204,8 +214,14 @@ public final class BlockReader {
           } else {
             int len = in.u8(what);
             in.need(len, what);
-            if (len > 0) {
-              d.vector[r].setFromBigIntegerBytesAndScale(Arrays.copyOfRange(raw, in.pos, in.pos + len), type.scale());
+            if (v.noNulls || !v.isNull[r]) {
+              if (len > 0) {
+                d.vector[r].setFromBigIntegerBytesAndScale(Arrays.copyOfRange(raw, in.pos, in.pos + len), type.scale());
+              }
+              if (len == 0 || !d.vector[r].isSet()) {
+                throw corrupt(block, what + ": row " + r + " is not a DECIMAL(" + type.precision() + ", "
+                    + type.scale() + ")");
+              }
             }
             in.pos += len;
           }
@@ -222,7 +238,9 @@ public final class BlockReader {
       }
       case CHAR, VARCHAR -> {
         BytesColumnVector b = (BytesColumnVector) v;
-        in.need(4 * (rows + 1), what);
+        if (4L * (rows + 1) > raw.length - in.pos) {
+          throw corrupt(block, what + ": truncated string offsets");
+        }
         int offsets = in.pos;
         int data = offsets + 4 * (rows + 1);
         int prev = (int) Out.I32.get(raw, offsets);

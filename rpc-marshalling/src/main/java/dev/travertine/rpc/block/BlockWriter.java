@@ -43,6 +43,9 @@ public final class BlockWriter {
     if (names.size() != types.size() || cols.length < types.size()) {
       throw new IllegalArgumentException(names.size() + " names, " + types.size() + " types, " + cols.length + " columns");
     }
+    if (types.size() > 0xffff) {
+      throw new IllegalArgumentException("A block holds at most 65535 columns, not " + types.size());
+    }
     out.reset();
     out.bytes(MAGIC, 0, 4);
     out.u8(VERSION);
@@ -72,7 +75,7 @@ public final class BlockWriter {
   /** Writes the frame of the column in {@code raw[0 .. size)}: compressed if that saves 1/8. */
   private void frame(int size) {
     int at = out.pos;
-    out.ensure(FRAME_HEADER + codec.maxCompressed(size));
+    out.ensure((int) Math.min(Integer.MAX_VALUE, FRAME_HEADER + (long) Math.max(size, codec.maxCompressed(size))));
     int data = at + FRAME_HEADER;
     Codec used = codec;
     int stored = codec == Codec.NONE ? -1 : codec.compress(raw, size, out.buf, data, zstdLevel);
@@ -152,7 +155,8 @@ public final class BlockWriter {
       long bytes = n;
       for (int k = 0; k < n; k++) {
         int i = d.isRepeating ? 0 : sel[k];
-        wide[k] = isNull(d, i) || !d.vector[i].isSet() ? new byte[0] : d.vector[i].getHiveDecimal().bigIntegerBytesScaled(type.scale());
+        wide[k] = isNull(d, i) ? new byte[0] : !d.vector[i].isSet() ? ZERO
+            : d.vector[i].getHiveDecimal().bigIntegerBytesScaled(type.scale());
         bytes += wide[k].length;
       }
       size = checked(size + bytes);
@@ -204,7 +208,7 @@ public final class BlockWriter {
             w.bytes(wide[k], 0, wide[k].length);
           } else {
             int i = v.isRepeating ? 0 : sel[k];
-            w.i64(isNull(v, i) || !x[i].isSet() ? 0 : x[i].serialize64(type.scale()));
+            w.i64(isNull(v, i) || !x[i].isSet() ? 0 : unscaled(x[i], type.scale()));
           }
         }
       }
@@ -240,6 +244,17 @@ public final class BlockWriter {
       throw new IllegalStateException("Column of " + type + ": wrote " + w.pos + " bytes of " + size);
     }
     return size;
+  }
+
+  private static final byte[] ZERO = {0};
+
+  /** The unscaled value at the column's scale (a value with more digits is rounded half up). */
+  private static long unscaled(HiveDecimalWritable d, int scale) {
+    if (d.scale() <= scale) {
+      return d.serialize64(scale);
+    }
+    return d.getHiveDecimal().bigDecimalValue().setScale(scale, java.math.RoundingMode.HALF_UP).unscaledValue()
+        .longValueExact();
   }
 
   private static int checked(long size) {

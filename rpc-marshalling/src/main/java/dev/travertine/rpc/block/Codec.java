@@ -72,6 +72,24 @@ public enum Codec {
   }
 
   /**
+   * Whether {@code stored} bytes of this codec may decompress to {@code raw} bytes: checked before
+   * a reader allocates the raw size a (possibly damaged) frame header declares.
+   */
+  boolean plausible(byte[] src, int off, int stored, int raw) {
+    return switch (this) {
+      case NONE -> raw == stored;
+      case LZ4 -> raw <= 255L * stored + 16; // LZ4 expands at most about 255 times
+      case ZSTD -> {
+        try {
+          yield Zstd.getFrameContentSize(src, off, stored) == raw; // the writer records it
+        } catch (RuntimeException e) {
+          yield false;
+        }
+      }
+    };
+  }
+
+  /**
    * Decompresses {@code src[off .. off + stored)} into {@code dst} (its length is the raw size);
    * false when the bytes do not decompress to exactly that size.
    */

@@ -32,8 +32,12 @@ final class Out {
   }
 
   void ensure(int n) {
-    if (pos + n > buf.length) {
-      buf = Arrays.copyOf(buf, Math.max(pos + n, buf.length * 2));
+    long need = (long) pos + n;
+    if (need > buf.length) {
+      if (need > Integer.MAX_VALUE - 16) {
+        throw new IllegalArgumentException("A block may hold at most 2 GiB; send smaller batches");
+      }
+      buf = Arrays.copyOf(buf, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(need, 2L * buf.length)));
     }
   }
 

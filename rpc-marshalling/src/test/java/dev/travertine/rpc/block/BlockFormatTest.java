@@ -256,6 +256,25 @@ class BlockFormatTest {
     }
   }
 
+  /** Sizes outside the checksums that would make a reader allocate gigabytes are refused first. */
+  @Test
+  void forgedSizesAreRefusedBeforeAllocating() {
+    for (Codec codec : Codec.values()) {
+      byte[] block = sample(codec);
+      int names = 20;
+      int at = names;
+      for (int c = 0; c < TYPES.size(); c++) {
+        at += 2 + ((int) Out.I16.get(block, at) & 0xffff) + 5;
+      }
+      byte[] raw = block.clone();
+      Out.I32.set(raw, at + 1, Integer.MAX_VALUE - 100); // the first frame's raw size
+      assertThrows(CorruptBlockException.class, () -> BlockReader.unmarshal(raw), codec + ": raw size");
+      byte[] rows = block.clone();
+      Out.I32.set(rows, 14, 1 << 30); // the row count
+      assertThrows(CorruptBlockException.class, () -> BlockReader.unmarshal(rows), codec + ": row count");
+    }
+  }
+
   @Test
   void theSameBatchMarshalsToTheSameBytes() {
     byte[] a = sample(Codec.ZSTD);
