@@ -189,22 +189,40 @@ public final class BlockReader {
       throw corrupt(block, what + ": " + (raw.length - in.pos) + " value bytes for " + rows + " rows of " + type);
     }
     switch (kind) {
-      case BOOLEAN, TINYINT, SMALLINT, INTEGER, DATE, BIGINT -> {
+      case BOOLEAN, TINYINT, SMALLINT, INTEGER, DATE, BIGINT -> { // the size was checked above
         long[] x = ((LongColumnVector) v).vector;
-        for (int r = 0; r < rows; r++) {
-          x[r] = switch (width) {
-            case 1 -> (byte) in.u8(what);
-            case 2 -> in.i16(what);
-            case 4 -> in.i32(what);
-            default -> in.i64(what);
-          };
+        int p = in.pos;
+        switch (width) {
+          case 1 -> {
+            for (int r = 0; r < rows; r++) {
+              x[r] = raw[p + r];
+            }
+          }
+          case 2 -> {
+            for (int r = 0; r < rows; r++) {
+              x[r] = (short) Out.I16.get(raw, p + 2 * r);
+            }
+          }
+          case 4 -> {
+            for (int r = 0; r < rows; r++) {
+              x[r] = (int) Out.I32.get(raw, p + 4 * r);
+            }
+          }
+          default -> {
+            for (int r = 0; r < rows; r++) {
+              x[r] = (long) Out.I64.get(raw, p + 8 * r);
+            }
+          }
         }
+        in.pos += width * rows;
       }
       case REAL, DOUBLE -> {
         double[] x = ((DoubleColumnVector) v).vector;
+        int p = in.pos;
         for (int r = 0; r < rows; r++) {
-          x[r] = Double.longBitsToDouble(in.i64(what));
+          x[r] = Double.longBitsToDouble((long) Out.I64.get(raw, p + 8 * r));
         }
+        in.pos += 8 * rows;
       }
       case DECIMAL -> {
         DecimalColumnVector d = (DecimalColumnVector) v;

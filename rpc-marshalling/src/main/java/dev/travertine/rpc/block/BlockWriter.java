@@ -180,25 +180,17 @@ public final class BlockWriter {
     }
     switch (kind) {
       case BOOLEAN, TINYINT, SMALLINT, INTEGER, DATE, BIGINT -> {
-        long[] x = ((LongColumnVector) v).vector;
-        int wd = width(kind);
-        for (int k = 0; k < n; k++) {
-          int i = v.isRepeating ? 0 : sel[k];
-          long val = isNull(v, i) ? 0 : x[i];
-          switch (wd) {
-            case 1 -> w.u8((int) val);
-            case 2 -> w.i16((int) val);
-            case 4 -> w.i32((int) val);
-            default -> w.i64(val);
-          }
-        }
+        longs(((LongColumnVector) v).vector, v, sel, n, width(kind), raw, w.pos);
+        w.pos += width(kind) * n;
       }
       case REAL, DOUBLE -> {
         double[] x = ((DoubleColumnVector) v).vector;
+        int p = w.pos;
         for (int k = 0; k < n; k++) {
           int i = v.isRepeating ? 0 : sel[k];
-          w.i64(isNull(v, i) ? 0 : Double.doubleToRawLongBits(x[i]));
+          Out.I64.set(raw, p + 8 * k, isNull(v, i) ? 0 : Double.doubleToRawLongBits(x[i]));
         }
+        w.pos += 8 * n;
       }
       case DECIMAL -> {
         HiveDecimalWritable[] x = ((DecimalColumnVector) v).vector;
@@ -226,18 +218,17 @@ public final class BlockWriter {
       case CHAR, VARCHAR -> {
         BytesColumnVector b = (BytesColumnVector) v;
         int off = 0;
-        w.i32(0);
-        for (int k = 0; k < n; k++) {
-          int i = b.isRepeating ? 0 : sel[k];
-          off += isNull(b, i) ? 0 : b.length[i];
-          w.i32(off);
-        }
+        int p = w.pos; // offsets: 0 (written by the zero fill), then each row's end
+        int data = p + 4 * (n + 1);
         for (int k = 0; k < n; k++) {
           int i = b.isRepeating ? 0 : sel[k];
           if (!isNull(b, i)) {
-            w.bytes(b.vector[i], b.start[i], b.length[i]);
+            System.arraycopy(b.vector[i], b.start[i], raw, data + off, b.length[i]);
+            off += b.length[i];
           }
+          Out.I32.set(raw, p + 4 * (k + 1), off);
         }
+        w.pos = data + off;
       }
     }
     if (w.pos != size) {
@@ -247,6 +238,21 @@ public final class BlockWriter {
   }
 
   private static final byte[] ZERO = {0};
+
+  /** Long-backed values at {@code width} bytes each into {@code raw} from {@code p} (NULL rows: 0). */
+  private static void longs(long[] x, ColumnVector v, int[] sel, int n, int width, byte[] raw, int p) {
+    boolean plain = v.noNulls && !v.isRepeating;
+    for (int k = 0; k < n; k++) {
+      int i = plain ? sel[k] : v.isRepeating ? 0 : sel[k];
+      long val = plain || !isNull(v, i) ? x[i] : 0;
+      switch (width) {
+        case 1 -> raw[p + k] = (byte) val;
+        case 2 -> Out.I16.set(raw, p + 2 * k, (short) val);
+        case 4 -> Out.I32.set(raw, p + 4 * k, (int) val);
+        default -> Out.I64.set(raw, p + 8 * k, val);
+      }
+    }
+  }
 
   /** The unscaled value at the column's scale (a value with more digits is rounded half up). */
   private static long unscaled(HiveDecimalWritable d, int scale) {
