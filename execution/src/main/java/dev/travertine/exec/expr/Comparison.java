@@ -215,23 +215,23 @@ final class Comparison extends VecExpr {
       long[] col = yr ? x : y;
       Op o = yr ? op : flip(op);
       switch (o) {
-        case EQ -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] == v) { out[c++] = i; } } }
-        case NE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] != v) { out[c++] = i; } } }
-        case LT -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] < v) { out[c++] = i; } } }
-        case LE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] <= v) { out[c++] = i; } } }
-        case GT -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] > v) { out[c++] = i; } } }
-        case GE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] >= v) { out[c++] = i; } } }
+        case EQ -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += col[i] == v ? 1 : 0; } }
+        case NE -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += col[i] != v ? 1 : 0; } }
+        case LT -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += col[i] < v ? 1 : 0; } }
+        case LE -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += col[i] <= v ? 1 : 0; } }
+        case GT -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += col[i] > v ? 1 : 0; } }
+        case GE -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += col[i] >= v ? 1 : 0; } }
         default -> throw new IllegalStateException(o.name());
       }
       return c;
     }
     switch (op) {
-      case EQ -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (x[i] == y[i]) { out[c++] = i; } } }
-      case NE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (x[i] != y[i]) { out[c++] = i; } } }
-      case LT -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (x[i] < y[i]) { out[c++] = i; } } }
-      case LE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (x[i] <= y[i]) { out[c++] = i; } } }
-      case GT -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (x[i] > y[i]) { out[c++] = i; } } }
-      case GE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (x[i] >= y[i]) { out[c++] = i; } } }
+      case EQ -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += x[i] == y[i] ? 1 : 0; } }
+      case NE -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += x[i] != y[i] ? 1 : 0; } }
+      case LT -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += x[i] < y[i] ? 1 : 0; } }
+      case LE -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += x[i] <= y[i] ? 1 : 0; } }
+      case GT -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += x[i] > y[i] ? 1 : 0; } }
+      case GE -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += x[i] >= y[i] ? 1 : 0; } }
       default -> throw new IllegalStateException(op.name());
     }
     return c;
@@ -251,12 +251,12 @@ final class Comparison extends VecExpr {
       double[] col = yr ? x : y;
       Op o = yr ? op : flip(op);
       switch (o) {
-        case EQ -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] == v) { out[c++] = i; } } }
-        case NE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] != v) { out[c++] = i; } } }
-        case LT -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] < v) { out[c++] = i; } } }
-        case LE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] <= v) { out[c++] = i; } } }
-        case GT -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] > v) { out[c++] = i; } } }
-        case GE -> { for (int k = 0; k < n; k++) { int i = sel[k]; if (col[i] >= v) { out[c++] = i; } } }
+        case EQ -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += col[i] == v ? 1 : 0; } }
+        case NE -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += col[i] != v ? 1 : 0; } }
+        case LT -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += col[i] < v ? 1 : 0; } }
+        case LE -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += col[i] <= v ? 1 : 0; } }
+        case GT -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += col[i] > v ? 1 : 0; } }
+        case GE -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += col[i] >= v ? 1 : 0; } }
         default -> throw new IllegalStateException(o.name());
       }
       return c;
