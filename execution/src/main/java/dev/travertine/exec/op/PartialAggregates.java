@@ -78,6 +78,7 @@ final class PartialAggregates {
    * are {@code starts[f] .. starts[f + 1])}.
    */
   record Sorted(HashAggregator table, int[] starts) {
+    /** Sorts {@code h} in place; its keys' hashes also go into {@code seen} (null: nowhere). */
     static Sorted of(HashAggregator h, DistinctEstimate seen) {
       int n = h.groups();
       int parts = 1 << FINE_BITS;
@@ -86,7 +87,9 @@ final class PartialAggregates {
       int[] st = new int[parts + 1];
       for (int g = 0; g < n; g++) {
         int hash = h.hash(g);
-        seen.add(hash);
+        if (seen != null) {
+          seen.add(hash);
+        }
         int p = hash >>> shift;
         part[g] = p;
         st[p + 1]++;
@@ -174,7 +177,7 @@ final class PartialAggregates {
     }
     int first = sorted.size();
     Sorted[] all = sorted.toArray(new Sorted[first + tables.size()]);
-    pool.run(tables.size(), t -> all[first + t] = Sorted.of(tables.get(t), new DistinctEstimate()), cancelCheck);
+    pool.run(tables.size(), t -> all[first + t] = Sorted.of(tables.get(t), null), cancelCheck);
     int bits = partitionBits(total, pool.threads());
     int fine = 1 << (FINE_BITS - bits);
     HashAggregator[] out = new HashAggregator[1 << bits];
