@@ -65,14 +65,14 @@ public final class VectorizedRuntime {
       this.filter = scan.filter() == null ? null : scan.filter().bind(table.definition().schema());
     }
 
-    @Override public synchronized TableScanner open(BatchStage.Factory stages, long limit, RowFilter prewhere) {
+    @Override public synchronized BatchIterator open(BatchStage.Factory stages, long limit, RowFilter prewhere) {
       ScanRequest req = new ScanRequest(scan.projection(), filter, limit, scan.ordered(),
           (int) settings.getLong(Settings.MAX_THREADS), (int) settings.getLong(Settings.MAX_BLOCK_SIZE),
           settings.getBool(Settings.USE_PRIMARY_KEY), ReadSettings.of(settings), stages,
           settings.getBool(Settings.OPTIMIZE_MOVE_TO_PREWHERE) ? prewhere : null);
       TableScanner s = TableScanner.open(table.snapshot(), req, table.context());
       opened.add(s);
-      return s;
+      return BatchIterator.of(s, null);
     }
 
     @Override public Statistics statistics() {

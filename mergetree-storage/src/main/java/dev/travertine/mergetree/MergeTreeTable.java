@@ -291,6 +291,11 @@ public final class MergeTreeTable implements AutoCloseable {
   }
 
   /** A consistent view for one query; close it afterwards. */
+  /** Where the table's parts and metadata log are (what another node opens to read its parts). */
+  public String storageLocation() {
+    return io.location();
+  }
+
   public TableSnapshot snapshot() {
     synchronized (lock) {
       State s = state;

@@ -35,6 +35,22 @@ public final class TableSnapshot implements AutoCloseable {
     parts.forEach(PartRef::retain);
   }
 
+  /**
+   * A snapshot of the given parts alone, with no insert buffer and no pending mutation: what a
+   * replica reads for another node's query, which fixed the parts (closing it releases them).
+   */
+  public static TableSnapshot ofParts(TableDefinition definition, List<PartRef> parts) {
+    return new TableSnapshot(definition, List.copyOf(parts), List.of(), null, null);
+  }
+
+  /**
+   * The same view, with references of its own: for a reader that closes its snapshot when done
+   * (a scan) while the owner keeps using this one.
+   */
+  public TableSnapshot retainCopy() {
+    return new TableSnapshot(definition, parts, buffered, mutations, compiler);
+  }
+
   public TableDefinition definition() {
     return definition;
   }

@@ -2,8 +2,14 @@ package dev.travertine.exec.agg;
 
 import dev.travertine.mergetree.schema.DataType;
 import dev.travertine.mergetree.schema.TypeKind;
+import it.unimi.dsi.fastutil.longs.LongIterator;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 
@@ -13,6 +19,8 @@ import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
  * arrive as (position, group id) pairs; partial states of workers merge through a group map.
  */
 abstract class AggState {
+  static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   /** Makes room for group ids below {@code groups}. */
   abstract void grow(int groups);
 
@@ -48,6 +56,26 @@ abstract class AggState {
   /** The results of groups {@code from .. from + count)}. */
   abstract ColumnVector result(int from, int count);
 
+  /**
+   * The types of this state's columns in partial form: what a replica sends so that another node
+   * can go on aggregating (docs/design/exchange.md, "Partial aggregate states").
+   */
+  abstract List<DataType> partialTypes();
+
+  /** Groups {@code from .. from + count)} in partial form, into {@code out[at ..]}. */
+  abstract void partial(int from, int count, ColumnVector[] out, int at);
+
+  /** Folds rows {@code sel[k]} of partial-form columns {@code in[at ..]} into groups {@code gid[k]}, k < n. */
+  abstract void mergePartial(ColumnVector[] in, int at, int[] sel, int[] gid, int n);
+
+  static final DataType COUNT_TYPE = DataType.of(TypeKind.BIGINT);
+  /** Partial states that are sets travel as bytes in a VARCHAR column. */
+  static final DataType BYTES_TYPE = DataType.varchar(-1);
+
+  static int row(ColumnVector v, int r) {
+    return v.isRepeating ? 0 : r;
+  }
+
   /** Bytes held (for memory accounting). */
   abstract long bytes();
 
@@ -73,6 +101,7 @@ abstract class AggState {
         Sum s = argType.kind().isDoubleBacked() ? new Sum.DoubleSum()
             : argType.kind() == TypeKind.DECIMAL ? new Sum.DecimalSum() : new Sum.LongSum();
         s.out = out;
+        s.in = argType;
         s.zeroForEmpty = call.function() == AggCall.AggFunction.SUM0;
         s.average = call.function() == AggCall.AggFunction.AVG;
         yield s;
@@ -142,6 +171,21 @@ abstract class AggState {
       LongColumnVector v = new LongColumnVector(Math.max(1, count));
       System.arraycopy(counts, from, v.vector, 0, count);
       return v;
+    }
+
+    @Override List<DataType> partialTypes() {
+      return List.of(COUNT_TYPE);
+    }
+
+    @Override void partial(int from, int count, ColumnVector[] out, int at) {
+      out[at] = result(from, count);
+    }
+
+    @Override void mergePartial(ColumnVector[] in, int at, int[] sel, int[] gid, int n) {
+      LongColumnVector v = (LongColumnVector) in[at];
+      for (int k = 0; k < n; k++) {
+        counts[gid[k]] += v.vector[row(v, sel[k])];
+      }
     }
 
     @Override long bytes() {
@@ -236,6 +280,48 @@ abstract class AggState {
       return v;
     }
 
+    /** Partial form: each group's set as its values back to back, 8 bytes each (little-endian). */
+    @Override List<DataType> partialTypes() {
+      return List.of(BYTES_TYPE);
+    }
+
+    @Override void partial(int from, int count, ColumnVector[] out, int at) {
+      BytesColumnVector v = new BytesColumnVector(Math.max(1, count));
+      for (int i = 0; i < count; i++) {
+        LongOpenHashSet s = sets[from + i];
+        byte[] b = new byte[s == null ? 0 : 8 * s.size()];
+        if (s != null) {
+          int p = 0;
+          for (LongIterator it = s.iterator(); it.hasNext(); p += 8) {
+            LONGS.set(b, p, it.nextLong());
+          }
+        }
+        v.setRef(i, b, 0, b.length);
+      }
+      out[at] = v;
+    }
+
+    @Override void mergePartial(ColumnVector[] in, int at, int[] sel, int[] gid, int n) {
+      BytesColumnVector v = (BytesColumnVector) in[at];
+      for (int k = 0; k < n; k++) {
+        int r = row(v, sel[k]);
+        if (!v.noNulls && v.isNull[r]) {
+          continue;
+        }
+        byte[] b = v.vector[r];
+        int end = v.start[r] + v.length[r];
+        if (v.length[r] % 8 != 0) {
+          throw new IllegalArgumentException("A COUNT(DISTINCT) partial state of " + v.length[r] + " bytes");
+        }
+        LongOpenHashSet s = set(gid[k]);
+        for (int p = v.start[r]; p < end; p += 8) {
+          if (s.add((long) LONGS.get(b, p))) {
+            elements++;
+          }
+        }
+      }
+    }
+
     @Override long bytes() {
       return 8L * sets.length + 16L * elements + 64L * created;
     }
@@ -310,6 +396,94 @@ abstract class AggState {
       LongColumnVector v = new LongColumnVector(Math.max(1, count));
       System.arraycopy(counts, from, v.vector, 0, count);
       return v;
+    }
+
+    /** Partial form: each group's values, each as its length (u32) and its key bytes. */
+    @Override List<DataType> partialTypes() {
+      return List.of(BYTES_TYPE);
+    }
+
+    /** The (group, value) pairs by group, built for {@link #partial}: pairs of group g are byGroup[starts[g] ..]. */
+    private int[] byGroup;
+    private int[] starts;
+
+    private void index() {
+      if (byGroup != null && byGroup.length == seen.size()) {
+        return;
+      }
+      byte[] a = seen.arena();
+      int pairs = seen.size();
+      int groups = counts.length;
+      int[] group = new int[pairs];
+      starts = new int[groups + 1];
+      for (int i = 0; i < pairs; i++) {
+        group[i] = (int) INTS.get(a, seen.start(i));
+        starts[group[i] + 1]++;
+      }
+      for (int g = 0; g < groups; g++) {
+        starts[g + 1] += starts[g];
+      }
+      int[] fill = Arrays.copyOf(starts, groups);
+      byGroup = new int[pairs];
+      for (int i = 0; i < pairs; i++) {
+        byGroup[fill[group[i]]++] = i;
+      }
+    }
+
+    @Override void partial(int from, int count, ColumnVector[] out, int at) {
+      index();
+      byte[] a = seen.arena();
+      BytesColumnVector v = new BytesColumnVector(Math.max(1, count));
+      for (int i = 0; i < count; i++) {
+        int g = from + i;
+        int size = 0;
+        for (int p = starts[g]; p < starts[g + 1]; p++) {
+          size += seen.length(byGroup[p]); // 4 bytes of group become 4 bytes of length
+        }
+        byte[] b = new byte[size];
+        int o = 0;
+        for (int p = starts[g]; p < starts[g + 1]; p++) {
+          int id = byGroup[p];
+          int len = seen.length(id) - 4;
+          INTS.set(b, o, len);
+          System.arraycopy(a, seen.start(id) + 4, b, o + 4, len);
+          o += 4 + len;
+        }
+        v.setRef(i, b, 0, b.length);
+      }
+      out[at] = v;
+    }
+
+    @Override void mergePartial(ColumnVector[] in, int at, int[] sel, int[] gid, int n) {
+      BytesColumnVector v = (BytesColumnVector) in[at];
+      byte[] key = new byte[64];
+      for (int k = 0; k < n; k++) {
+        int r = row(v, sel[k]);
+        if (!v.noNulls && v.isNull[r]) {
+          continue;
+        }
+        byte[] b = v.vector[r];
+        int p = v.start[r];
+        int end = p + v.length[r];
+        int g = gid[k];
+        while (p < end) {
+          int len = end - p >= 4 ? (int) INTS.get(b, p) : -1;
+          if (len < 0 || len > end - p - 4) {
+            throw new IllegalArgumentException("A COUNT(DISTINCT) partial state that does not add up");
+          }
+          if (key.length < 4 + len) {
+            key = new byte[Math.max(2 * key.length, 4 + len)];
+          }
+          INTS.set(key, 0, g);
+          System.arraycopy(b, p + 4, key, 4, len);
+          seen.add(key, 0, 4 + len);
+          if (seen.added()) {
+            counts[g]++;
+          }
+          p += 4 + len;
+        }
+      }
+      byGroup = null;
     }
 
     @Override long bytes() {

@@ -3,6 +3,7 @@ package dev.travertine.exec.agg;
 import dev.travertine.exec.Columns;
 import dev.travertine.mergetree.schema.DataType;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.hadoop.hive.common.type.HiveDecimal;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -68,6 +69,19 @@ abstract class Extreme extends AggState {
   }
 
   abstract void write(ColumnVector v, int i, int g);
+
+  /** Partial form: the extreme itself (NULL while the group has none). */
+  @Override final List<DataType> partialTypes() {
+    return List.of(type);
+  }
+
+  @Override final void partial(int from, int count, ColumnVector[] out, int at) {
+    out[at] = result(from, count);
+  }
+
+  @Override final void mergePartial(ColumnVector[] in, int at, int[] sel, int[] gid, int n) {
+    add(in[at], sel, gid, n);
+  }
 
   static final class Longs extends Extreme {
     long[] values = new long[16];

@@ -172,6 +172,66 @@ public final class HashAggregator {
     return b;
   }
 
+  /**
+   * The types of this aggregate's partial form: the key types, then each aggregate's state
+   * columns (docs/design/exchange.md). A replica sends its groups in this form; another
+   * aggregator of the same input types, keys and calls folds them in ({@link #mergePartial}).
+   */
+  public List<DataType> partialTypes() {
+    List<DataType> t = new ArrayList<>();
+    for (int k : keys) {
+      t.add(inputTypes.get(k));
+    }
+    for (AggState s : states) {
+      t.addAll(s.partialTypes());
+    }
+    return t;
+  }
+
+  /** The groups in partial form ({@link #partialTypes}), in batches of at most {@code batchSize} rows. */
+  public List<ScanBatch> partialResult(int batchSize) {
+    List<ScanBatch> out = new ArrayList<>();
+    int width = partialTypes().size();
+    int total = groups.size();
+    for (int from = 0; from < total; from += batchSize) {
+      int count = Math.min(batchSize, total - from);
+      ColumnVector[] cols = new ColumnVector[width];
+      ColumnVector[] k = groups.keys(from, count);
+      System.arraycopy(k, 0, cols, 0, k.length);
+      int at = k.length;
+      for (AggState s : states) {
+        s.partial(from, count, cols, at);
+        at += s.partialTypes().size();
+      }
+      out.add(new ScanBatch(cols, Columns.identity(count), count));
+    }
+    return out;
+  }
+
+  /** Folds the selected rows of a batch in partial form ({@link #partialTypes}) into this aggregator. */
+  public void mergePartial(ScanBatch b) {
+    int n = b.size();
+    if (n == 0) {
+      return;
+    }
+    if (gid.length < n) {
+      gid = new int[Math.max(n, 1024)];
+    }
+    ColumnVector[] cols = b.cols();
+    if (keys.length == 0) {
+      java.util.Arrays.fill(gid, 0, n, 0);
+    } else {
+      groups.groupIds(java.util.Arrays.copyOf(cols, keys.length), b.sel(), n, gid);
+    }
+    int size = groups.size();
+    int at = keys.length;
+    for (AggState s : states) {
+      s.grow(size);
+      s.mergePartial(cols, at, b.sel(), gid, n);
+      at += s.partialTypes().size();
+    }
+  }
+
   /** The result, in batches of at most {@code batchSize} rows. */
   public List<ScanBatch> result(int batchSize) {
     List<ScanBatch> out = new ArrayList<>();

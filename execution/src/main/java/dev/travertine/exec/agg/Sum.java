@@ -6,6 +6,7 @@ import dev.travertine.mergetree.schema.TypeKind;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.hadoop.hive.common.type.HiveDecimal;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
@@ -14,7 +15,10 @@ import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 
 /** SUM, SUM0 and AVG: a sum and a count of non-NULL values per group. */
 abstract class Sum extends AggState {
+  static final DataType DOUBLE = DataType.of(TypeKind.DOUBLE);
   DataType out;
+  /** The argument's type. */
+  DataType in;
   boolean zeroForEmpty;
   boolean average;
   long[] counts = new long[16];
@@ -51,6 +55,43 @@ abstract class Sum extends AggState {
       }
     }
     return v;
+  }
+
+  /** The type of the sum in partial form. */
+  abstract DataType sumType();
+
+  /** Writes group g's sum (not the average) at row i of a vector of {@link #sumType}. */
+  abstract void writeSum(ColumnVector v, int i, int g);
+
+  /** Adds the sum at row r of a vector of {@link #sumType} to group g's. */
+  abstract void addSum(ColumnVector v, int r, int g);
+
+  /** Partial form: the sum, then the count of values summed (which makes an empty group NULL). */
+  @Override List<DataType> partialTypes() {
+    return List.of(sumType(), COUNT_TYPE);
+  }
+
+  @Override void partial(int from, int count, ColumnVector[] out, int at) {
+    ColumnVector s = Columns.newVector(sumType(), count);
+    LongColumnVector c = new LongColumnVector(Math.max(1, count));
+    for (int i = 0; i < count; i++) {
+      writeSum(s, i, from + i);
+      c.vector[i] = counts[from + i];
+    }
+    out[at] = s;
+    out[at + 1] = c;
+  }
+
+  @Override void mergePartial(ColumnVector[] in, int at, int[] sel, int[] gid, int n) {
+    ColumnVector s = in[at];
+    LongColumnVector c = (LongColumnVector) in[at + 1];
+    for (int k = 0; k < n; k++) {
+      long cnt = c.vector[row(c, sel[k])];
+      if (cnt != 0) {
+        counts[gid[k]] += cnt;
+        addSum(s, row(s, sel[k]), gid[k]);
+      }
+    }
   }
 
   static void writeNumber(ColumnVector v, int i, long x, DataType out) {
@@ -145,6 +186,18 @@ abstract class Sum extends AggState {
       }
     }
 
+    @Override DataType sumType() {
+      return COUNT_TYPE;
+    }
+
+    @Override void writeSum(ColumnVector v, int i, int g) {
+      ((LongColumnVector) v).vector[i] = sums[g];
+    }
+
+    @Override void addSum(ColumnVector v, int r, int g) {
+      sums[g] += ((LongColumnVector) v).vector[r];
+    }
+
     @Override long bytes() {
       return 16L * counts.length;
     }
@@ -230,6 +283,18 @@ abstract class Sum extends AggState {
       }
     }
 
+    @Override DataType sumType() {
+      return DOUBLE;
+    }
+
+    @Override void writeSum(ColumnVector v, int i, int g) {
+      ((DoubleColumnVector) v).vector[i] = sums[g];
+    }
+
+    @Override void addSum(ColumnVector v, int r, int g) {
+      sums[g] += ((DoubleColumnVector) v).vector[r];
+    }
+
     @Override long bytes() {
       return 16L * counts.length;
     }
@@ -281,6 +346,27 @@ abstract class Sum extends AggState {
         case REAL, DOUBLE -> ((DoubleColumnVector) v).vector[i] = x.doubleValue();
         default -> ((LongColumnVector) v).vector[i] = x.longValue();
       }
+    }
+
+    /** DECIMAL(38) at the argument's scale: a partial sum of more digits fails the query. */
+    @Override DataType sumType() {
+      return DataType.decimal(38, Math.max(0, in.scale()));
+    }
+
+    @Override void writeSum(ColumnVector v, int i, int g) {
+      DecimalColumnVector d = (DecimalColumnVector) v;
+      HiveDecimal x = HiveDecimal.create(sums[g] == null ? BigDecimal.ZERO : sums[g]);
+      if (x != null) {
+        d.set(i, x);
+      }
+      if (x == null || (!d.noNulls && d.isNull[i])) {
+        throw new ArithmeticException("A partial SUM of DECIMAL values exceeds 38 digits: " + sums[g]);
+      }
+    }
+
+    @Override void addSum(ColumnVector v, int r, int g) {
+      BigDecimal x = ((DecimalColumnVector) v).vector[r].getHiveDecimal().bigDecimalValue();
+      sums[g] = sums[g] == null ? x : sums[g].add(x);
     }
 
     @Override long bytes() {

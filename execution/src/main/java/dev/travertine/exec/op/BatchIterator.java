@@ -10,4 +10,20 @@ public interface BatchIterator extends AutoCloseable {
 
   @Override
   void close() throws IOException;
+
+  /** The batches of a table scan; {@code beforeClose} (null = nothing) runs when it closes, before the scan does. */
+  static BatchIterator of(dev.travertine.mergetree.scan.TableScanner scan, Runnable beforeClose) {
+    return new BatchIterator() {
+      @Override public ScanBatch next() throws IOException {
+        return scan.next();
+      }
+
+      @Override public void close() throws IOException {
+        if (beforeClose != null) {
+          beforeClose.run();
+        }
+        scan.close();
+      }
+    };
+  }
 }

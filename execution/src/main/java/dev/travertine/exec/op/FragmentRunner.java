@@ -10,7 +10,6 @@ import dev.travertine.mergetree.block.Vectors;
 import dev.travertine.mergetree.part.RowFilter;
 import dev.travertine.mergetree.scan.BatchStage;
 import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.schema.DataType;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -68,25 +67,31 @@ public final class FragmentRunner {
     BatchIterator it;
     Step breaker = i < steps.size() ? steps.get(i) : null;
     if (breaker instanceof Step.Aggregate a) {
-      ScanSource.Statistics stats = prefix.isEmpty() && fromStatistics(a) ? scan.statistics() : null;
+      boolean complete = a.phase() == Step.Phase.COMPLETE;
+      ScanSource.Statistics stats = complete && prefix.isEmpty() && fromStatistics(a) ? scan.statistics() : null;
       if (stats != null && answerable(a, stats)) {
         it = statisticsRow(a, stats, fragment.types().get(i + 1));
       } else {
-        PartialAggregates partials = new PartialAggregates(types, a.keys(), a.calls(),
+        boolean merging = a.phase() == Step.Phase.FINAL;
+        PartialAggregates partials = new PartialAggregates(merging ? a.sourceTypes() : types, a.keys(), a.calls(),
             PartialAggregates.Tuning.DEFAULT);
         drain(() -> {
           ComputeStage cs = new ComputeStage(cols, prefix, cancelCheck);
           PartialAggregates.Worker w = partials.worker();
           MemoryTracker.Account acct = memory.account();
           return b -> {
-            w.add(cs.apply(b));
+            if (merging) {
+              w.addPartial(cs.apply(b));
+            } else {
+              w.add(cs.apply(b));
+            }
             acct.resize(w.bytes());
             return null;
           };
         }, -1);
         List<ScanBatch> out = new ArrayList<>();
         for (HashAggregator h : partials.finish(scan.workers(), cancelCheck, memory)) {
-          out.addAll(h.result(batchSize));
+          out.addAll(a.phase() == Step.Phase.PARTIAL ? h.partialResult(batchSize) : h.result(batchSize));
         }
         it = of(out);
       }
@@ -132,6 +137,9 @@ public final class FragmentRunner {
       }
       try (BatchIterator in = it) {
         if (s instanceof Step.Aggregate a) {
+          if (a.phase() != Step.Phase.COMPLETE) {
+            throw new IllegalArgumentException("A " + a.phase() + " aggregate must be the fragment's first breaker");
+          }
           HashAggregator h = new HashAggregator(types, a.keys(), a.calls());
           MemoryTracker.Account acct = memory.account();
           ScanBatch b;
@@ -191,7 +199,7 @@ public final class FragmentRunner {
 
   /** Runs the scan to its end; the stages keep what they compute. */
   private void drain(BatchStage.Factory stages, long limit) throws IOException {
-    try (TableScanner s = scan.open(stages, limit, prewhere())) {
+    try (BatchIterator s = scan.open(stages, limit, prewhere())) {
       while (s.next() != null) {
         cancelCheck.run();
       }
@@ -245,8 +253,8 @@ public final class FragmentRunner {
   }
 
   /** The scan's batches after the per-row prefix (run in its worker threads). */
-  private BatchIterator scanned(int[] cols, List<Step> prefix, long limit) {
-    TableScanner s = scan.open(() -> new ComputeStage(cols, prefix, cancelCheck), limit, prewhere());
+  private BatchIterator scanned(int[] cols, List<Step> prefix, long limit) throws IOException {
+    BatchIterator s = scan.open(() -> new ComputeStage(cols, prefix, cancelCheck), limit, prewhere());
     return new BatchIterator() {
       @Override public ScanBatch next() throws IOException {
         cancelCheck.run();

@@ -117,6 +117,16 @@ final class PartialAggregates {
 
     void add(ScanBatch b) {
       current.add(b);
+      added();
+    }
+
+    /** Folds a batch of partial states (from another node) in, like {@link #add} does rows. */
+    void addPartial(ScanBatch b) {
+      current.mergePartial(b);
+      added();
+    }
+
+    private void added() {
       if (current.groups() >= cap) {
         Sorted t = Sorted.of(current, seen);
         full.add(t);

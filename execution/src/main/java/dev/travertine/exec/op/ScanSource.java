@@ -2,16 +2,20 @@ package dev.travertine.exec.op;
 
 import dev.travertine.mergetree.part.RowFilter;
 import dev.travertine.mergetree.scan.BatchStage;
-import dev.travertine.mergetree.scan.TableScanner;
 
-/** How a fragment reads its table: the caller knows the table, snapshot and read settings. */
+/**
+ * Where a fragment's rows come from: a table scan (the caller knows the table, snapshot and read
+ * settings), or the blocks other nodes send (an exchange), whose batches are the fields
+ * themselves.
+ */
 public interface ScanSource {
   /**
-   * Opens the scan; each worker thread runs a stage from {@code stages} on its batches.
+   * Opens the scan; each worker thread runs a stage from {@code stages} on its batches (those
+   * the iterator returns are what the stages hand on).
    * {@code prewhere} (null = none) is a filter the reader may evaluate on its columns before
    * decoding the others; the stages still see every row that passes it (and may see more).
    */
-  TableScanner open(BatchStage.Factory stages, long limit, RowFilter prewhere);
+  BatchIterator open(BatchStage.Factory stages, long limit, RowFilter prewhere) throws java.io.IOException;
 
   /**
    * What part metadata says of the scan's rows when the scan filters nothing (no pushed filter,

@@ -2,6 +2,7 @@ package dev.travertine.exec.op;
 
 import dev.travertine.exec.agg.AggCall;
 import dev.travertine.exec.expr.Expr;
+import dev.travertine.mergetree.schema.DataType;
 import java.util.List;
 
 /**
@@ -20,12 +21,31 @@ public sealed interface Step {
     }
   }
 
-  /** Groups by the {@code keys} fields; outputs the keys, then one field per call. */
-  record Aggregate(int[] keys, List<AggCall> calls) implements Step {
+  /**
+   * Groups by the {@code keys} fields; outputs the keys, then one field per call. A distributed
+   * plan splits it in two phases ({@link Fragments#split}): PARTIAL outputs the keys and each
+   * call's state in partial form ({@link dev.travertine.exec.agg.HashAggregator#partialTypes}),
+   * FINAL takes that form and outputs the keys and results.
+   *
+   * @param sourceTypes for FINAL, the input types of the aggregate that was split (its keys and
+   *     call arguments index them); null otherwise
+   */
+  record Aggregate(int[] keys, List<AggCall> calls, Phase phase, List<DataType> sourceTypes) implements Step {
     public Aggregate {
       calls = List.copyOf(calls);
+      if ((phase == Phase.FINAL) != (sourceTypes != null)) {
+        throw new IllegalArgumentException("A FINAL aggregate, and only it, names its source types");
+      }
+      sourceTypes = sourceTypes == null ? null : List.copyOf(sourceTypes);
+    }
+
+    public Aggregate(int[] keys, List<AggCall> calls) {
+      this(keys, calls, Phase.COMPLETE, null);
     }
   }
+
+  /** Which part of an aggregation an {@link Aggregate} step does. */
+  enum Phase { COMPLETE, PARTIAL, FINAL }
 
   /**
    * Orders by {@code keys} (none: keeps the input order), then skips {@code offset} rows and

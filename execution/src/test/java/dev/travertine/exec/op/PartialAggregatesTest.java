@@ -116,6 +116,63 @@ class PartialAggregatesTest {
     }
   }
 
+  /**
+   * Several "replicas" aggregate their share of the batches to partial form; the "initiator"
+   * folds those batches, in random order and cut to random sizes, into workers of its own
+   * (FINAL) and merges them: the same groups and results as aggregating all rows at once.
+   */
+  private static void checkPartialForm(String name, long seed, int[] keys, int[] distinct, List<AggCall> calls) {
+    Random rnd = new Random(seed);
+    List<Col> cols = HashAggregatorTest.columns(rnd, distinct, 0.1);
+    List<Generated> batches = HashAggregatorTest.batches(rnd, cols, Shape.DEFAULT, 30);
+    Map<List<Object>, List<Object>> expected = AggReference.aggregate(HashAggregatorTest.rows(batches), TYPES, keys,
+        calls);
+    int replicas = 3;
+    List<List<Generated>> shares = new ArrayList<>();
+    for (int r = 0; r < replicas; r++) {
+      shares.add(new ArrayList<>());
+    }
+    for (Generated g : batches) { // replica 2 gets few batches, maybe none
+      shares.get(rnd.nextInt(20) == 0 ? 2 : rnd.nextInt(2)).add(g);
+    }
+    List<List<dev.travertine.mergetree.scan.ScanBatch>> sent = new ArrayList<>();
+    for (List<Generated> share : shares) {
+      PartialAggregates p = new PartialAggregates(TYPES, keys, calls, SMALL);
+      List<PartialAggregates.Worker> ws = List.of(p.worker(), p.worker());
+      for (Generated g : share) {
+        ws.get(rnd.nextInt(2)).add(g.batch());
+      }
+      List<dev.travertine.mergetree.scan.ScanBatch> out = new ArrayList<>();
+      for (HashAggregator h : p.finish(new Workers(POOL, 2), () -> {}, MemoryTracker.unlimited())) {
+        for (dev.travertine.mergetree.scan.ScanBatch b : h.partialResult(1 + rnd.nextInt(300))) {
+          assertEquals(h.partialTypes().size(), b.cols().length);
+          out.add(b);
+        }
+      }
+      sent.add(out);
+    }
+    List<dev.travertine.mergetree.scan.ScanBatch> all = new ArrayList<>();
+    sent.forEach(all::addAll);
+    java.util.Collections.shuffle(all, rnd);
+    PartialAggregates fin = new PartialAggregates(TYPES, keys, calls, SMALL);
+    List<PartialAggregates.Worker> ws = List.of(fin.worker(), fin.worker(), fin.worker());
+    for (dev.travertine.mergetree.scan.ScanBatch b : all) {
+      ws.get(rnd.nextInt(ws.size())).addPartial(b);
+    }
+    List<HashAggregator> out = fin.finish(new Workers(POOL, 3), () -> {}, MemoryTracker.unlimited());
+    AggReference.assertSame(name + " in partial form", expected,
+        AggReference.actual(out, TYPES, keys, calls, 1 + rnd.nextInt(500)), calls);
+  }
+
+  @Test void partialFormMergesToTheSameResult() {
+    checkPartialForm("BIGINT key", 11, new int[] {K_BIG}, new int[] {3000}, CALLS);
+    checkPartialForm("(INTEGER, BIGINT) key", 12, new int[] {K_INT, K_BIG2}, new int[] {0, 80, 60}, CALLS);
+    checkPartialForm("VARCHAR key", 13, new int[] {K_STR}, new int[] {0, 0, 0, 2500}, CALLS);
+    checkPartialForm("(VARCHAR, BIGINT, DECIMAL, TIMESTAMP) key", 14, new int[] {K_STR, K_BIG, K_DEC, K_TS},
+        new int[] {30, 0, 0, 20, 5, 4}, CALLS);
+    checkPartialForm("no keys", 15, new int[0], new int[0], CALLS);
+  }
+
   @Test void mergingPastTheMemoryLimitFails() {
     Random rnd = new Random(8);
     List<Col> cols = HashAggregatorTest.columns(rnd, new int[] {3000}, 0.1);

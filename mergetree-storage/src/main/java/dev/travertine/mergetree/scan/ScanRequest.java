@@ -16,10 +16,23 @@ package dev.travertine.mergetree.scan;
  * @param prewhere a filter parts may evaluate on its columns before decoding the others (null =
  *     none): an optimisation only, the stages still filter (rows failing it may or may not reach
  *     them)
+ * @param tasks where the scan gets its tasks from (null: it reads every task of its plan); the
+ *     insert buffer is read in either case. Unordered scans only.
  */
 public record ScanRequest(int[] columns, Predicate filter, long limit, boolean ordered, int maxThreads,
     int batchSize, boolean usePruning, ReadSettings read, BatchStage.Factory stages,
-    dev.travertine.mergetree.part.RowFilter prewhere) {
+    dev.travertine.mergetree.part.RowFilter prewhere, TaskFeed tasks) {
+
+  public ScanRequest {
+    if (ordered && tasks != null) {
+      throw new IllegalArgumentException("An ordered scan reads all of its tasks");
+    }
+  }
+
+  public ScanRequest(int[] columns, Predicate filter, long limit, boolean ordered, int maxThreads, int batchSize,
+      boolean usePruning, ReadSettings read, BatchStage.Factory stages, dev.travertine.mergetree.part.RowFilter prewhere) {
+    this(columns, filter, limit, ordered, maxThreads, batchSize, usePruning, read, stages, prewhere, null);
+  }
 
   public ScanRequest(int[] columns, Predicate filter, long limit, boolean ordered, int maxThreads, int batchSize,
       boolean usePruning, ReadSettings read, BatchStage.Factory stages) {

@@ -205,15 +205,26 @@ public final class TableScanner implements AutoCloseable {
 
   // ---------------------------------------------------------------- sources
 
-  private List<Source> allSources(boolean splitStripes) {
-    List<Source> out = new ArrayList<>();
+  /** A task of a plan: a part, or one stripe of it (-1: the whole part). */
+  private record StripeTask(ScanPlan.PartTask task, int stripe) {
+    String key() {
+      return key(task.part().name(), stripe);
+    }
+
+    static String key(String part, int stripe) {
+      return stripe < 0 ? part : part + "/" + stripe;
+    }
+  }
+
+  private static List<StripeTask> stripeTasks(ScanPlan plan, boolean splitStripes) {
+    List<StripeTask> out = new ArrayList<>();
     for (ScanPlan.PartTask t : plan.tasks()) {
       int gps = PartWriter.granulesPerStripe(t.part().info().granules() == 0 ? 1
           : t.part().index().granularity());
       int granules = t.part().info().granules();
       int stripes = (granules + gps - 1) / gps;
       if (!splitStripes || stripes <= 1) {
-        out.add(new PartSource(t, -1));
+        out.add(new StripeTask(t, -1));
       } else {
         for (int s = 0; s < stripes; s++) {
           boolean any = t.granules() == null;
@@ -221,15 +232,36 @@ public final class TableScanner implements AutoCloseable {
             any = t.granules()[g];
           }
           if (any) {
-            out.add(new PartSource(t, s));
+            out.add(new StripeTask(t, s));
           }
         }
       }
     }
-    if (!snapshot.buffered().isEmpty()) {
-      out.add(new BufferSource(snapshot.buffered()));
-    }
     return out;
+  }
+
+  /**
+   * The keys of the tasks an unordered scan of {@code snapshot}'s parts with this filter reads
+   * (its insert buffer aside), in plan order: what a {@link TaskFeed} hands out. Every node that
+   * plans the same parts with the same filter gets the same keys. A key names a part, or a stripe
+   * of it ({@code part/stripe}).
+   */
+  public static List<String> taskKeys(TableSnapshot snapshot, Predicate filter, boolean usePruning) {
+    ScanPlan plan = ScanPlan.plan(snapshot, filter, usePruning);
+    return stripeTasks(plan, true).stream().map(StripeTask::key).toList();
+  }
+
+  private List<Source> allSources(boolean splitStripes) {
+    List<Source> out = new ArrayList<>();
+    for (StripeTask t : stripeTasks(plan, splitStripes)) {
+      out.add(new PartSource(t.task(), t.stripe()));
+    }
+    out.addAll(bufferSources());
+    return out;
+  }
+
+  private List<Source> bufferSources() {
+    return snapshot.buffered().isEmpty() ? List.of() : List.of(new BufferSource(snapshot.buffered()));
   }
 
   /**
@@ -644,6 +676,13 @@ public final class TableScanner implements AutoCloseable {
 
   private Producer unordered() {
     int threads = Math.max(1, request.maxThreads());
+    if (request.tasks() != null) {
+      java.util.Map<String, Source> fed = new java.util.LinkedHashMap<>();
+      for (StripeTask t : stripeTasks(plan, true)) {
+        fed.put(t.key(), new PartSource(t.task(), t.stripe()));
+      }
+      return new ParallelProducer(bufferSources(), threads, request.tasks(), fed);
+    }
     // One task per stripe also for a single thread when prefetching, so there is a next task to fetch.
     List<Source> sources = allSources(threads > 1 || request.read().prefetch());
     if (threads == 1 || sources.size() <= 1) {
@@ -703,9 +742,21 @@ public final class TableScanner implements AutoCloseable {
     private final AtomicInteger running;
     private final AtomicBoolean stop = new AtomicBoolean();
     private int ended;
+    /** Where further tasks come from (null: none), and the tasks it may name, by key. */
+    private final TaskFeed feed;
+    private final java.util.Map<String, Source> fed;
+    private boolean feedEnded;
 
     ParallelProducer(List<Source> sources, int threads) {
-      this.all = sources;
+      this(sources, threads, null, java.util.Map.of());
+    }
+
+    ParallelProducer(List<Source> sources, int threads, TaskFeed feed, java.util.Map<String, Source> fed) {
+      this.feed = feed;
+      this.fed = fed;
+      List<Source> everything = new ArrayList<>(sources);
+      everything.addAll(fed.values());
+      this.all = everything;
       this.todo = new ConcurrentLinkedQueue<>(sources);
       this.out = new ArrayBlockingQueue<>(threads * 4);
       this.running = new AtomicInteger(threads);
@@ -718,7 +769,7 @@ public final class TableScanner implements AutoCloseable {
       try {
         BatchStage stage = request.stages() == null ? null : request.stages().create();
         Source s;
-        while (!stop.get() && (s = todo.poll()) != null) {
+        while (!stop.get() && (s = poll()) != null) {
           int n = 0;
           long bytes = 0;
           for (Source next : todo) { // the queue's next tasks are fetched while this one is decoded
@@ -745,6 +796,28 @@ public final class TableScanner implements AutoCloseable {
         put(e);
       } finally {
         put(end);
+      }
+    }
+
+    /** The next task: from the queue, else the next ones from the feed. */
+    private Source poll() throws IOException {
+      Source s = todo.poll();
+      if (s != null || feed == null) {
+        return s;
+      }
+      synchronized (fed) {
+        while ((s = todo.poll()) == null && !feedEnded && !stop.get()) {
+          List<String> keys = feed.next();
+          feedEnded = keys.isEmpty();
+          for (String k : keys) {
+            Source x = fed.remove(k);
+            if (x == null) {
+              throw new IOException("Read task " + k + " is not one of this scan's (or was handed out twice)");
+            }
+            todo.add(x);
+          }
+        }
+        return s;
       }
     }
 

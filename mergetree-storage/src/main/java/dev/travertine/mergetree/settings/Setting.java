@@ -11,7 +11,7 @@ public record Setting(String name, Type type, String defaultValue, Scope scope, 
     long min, long max, List<String> choices) {
 
   /** Value types. */
-  public enum Type { UINT, BOOL, STRING, CHOICE }
+  public enum Type { UINT, BOOL, STRING, CHOICE, NAME }
 
   /** TABLE settings go in CREATE TABLE … SETTINGS; SESSION ones in SET (and server defaults). */
   public enum Scope { TABLE, SESSION }
@@ -29,6 +29,11 @@ public record Setting(String name, Type type, String defaultValue, Scope scope, 
   }
 
   /** A storage location: empty (the data directory), s3://bucket/prefix, hdfs://host:port/path or file:/dir. */
+  /** A name (letters, digits, '_', '-', '.'), empty by default. */
+  public static Setting name(String name, Scope scope, String description) {
+    return new Setting(name, Type.NAME, "", scope, description, 0, 0, List.of());
+  }
+
   public static Setting location(String name, Scope scope, String description) {
     return new Setting(name, Type.STRING, "", scope, description, 0, 0, List.of());
   }
@@ -69,6 +74,13 @@ public record Setting(String name, Type type, String defaultValue, Scope scope, 
               "Invalid value for setting " + name + ": '" + value + "' (expected one of " + choices + ")");
         }
         return lower;
+      }
+      case NAME -> {
+        if (!v.matches("[A-Za-z0-9_.-]*")) {
+          throw new IllegalArgumentException("Invalid value for setting " + name + ": '" + value
+              + "' (expected a name of letters, digits, '_', '-' and '.')");
+        }
+        return v;
       }
       default -> {
         if (!v.isEmpty() && !(v.startsWith("s3://") || v.startsWith("hdfs://") || v.startsWith("file:/"))) {

@@ -91,6 +91,22 @@ public final class Settings {
       "A vectorized WHERE over some of the columns read is evaluated first, and the other columns are decoded"
           + " only for the rows that pass (PREWHERE)");
 
+  // The exchange (docs/design/exchange.md).
+  public static final Setting ENABLE_PARALLEL_REPLICAS = Setting.bool("enable_parallel_replicas", false, SESSION,
+      "Scans of a Travertine table are spread over the nodes of cluster_for_parallel_replicas, which read its"
+          + " parts from shared storage");
+  public static final Setting MAX_PARALLEL_REPLICAS = Setting.uint("max_parallel_replicas", 1000, 1, 1000, SESSION,
+      "Most nodes (this one included) one query with parallel replicas uses");
+  public static final Setting CLUSTER_FOR_PARALLEL_REPLICAS = Setting.name("cluster_for_parallel_replicas", SESSION,
+      "The cluster (of the server's config) whose nodes parallel replicas use");
+  public static final Setting ENABLE_PARALLEL_BLOCKS_MARSHALLING = Setting.bool("enable_parallel_blocks_marshalling",
+      true, SESSION, "Blocks sent between nodes are serialized and compressed in the worker threads that produce"
+          + " them, and decoded in the receiver's worker threads (0: in the thread of the connection)");
+  public static final Setting NETWORK_COMPRESSION_METHOD = Setting.choice("network_compression_method", "lz4",
+      List.of("lz4", "zstd", "none"), SESSION, "How blocks sent between nodes are compressed");
+  public static final Setting NETWORK_ZSTD_COMPRESSION_LEVEL = Setting.uint("network_zstd_compression_level", 1, 1,
+      22, SESSION, "The zstd level of network_compression_method = 'zstd'");
+
   private static final Map<String, Setting> ALL = new LinkedHashMap<>();
 
   static {
@@ -102,7 +118,8 @@ public final class Settings {
         REMOTE_READ_MIN_BYTES_FOR_SEEK, REMOTE_READ_MAX_COALESCED_BYTES, MAX_READ_BUFFER_SIZE, PREFETCH_MAX_MEMORY,
         PREFETCHES_LIMIT, ENABLE_FILESYSTEM_CACHE, USE_UNCOMPRESSED_CACHE,
         MUTATIONS_SYNC, VECTORIZED_EXECUTION, MAX_MEMORY_USAGE,
-        OPTIMIZE_MOVE_TO_PREWHERE)) {
+        OPTIMIZE_MOVE_TO_PREWHERE, ENABLE_PARALLEL_REPLICAS, MAX_PARALLEL_REPLICAS, CLUSTER_FOR_PARALLEL_REPLICAS,
+        ENABLE_PARALLEL_BLOCKS_MARSHALLING, NETWORK_COMPRESSION_METHOD, NETWORK_ZSTD_COMPRESSION_LEVEL)) {
       ALL.put(s.name(), s);
     }
   }

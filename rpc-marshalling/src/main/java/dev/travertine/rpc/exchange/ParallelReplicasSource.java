@@ -1,0 +1,406 @@
+package dev.travertine.rpc.exchange;
+
+import dev.travertine.exec.Columns;
+import dev.travertine.exec.op.BatchIterator;
+import dev.travertine.exec.op.FragmentRunner;
+import dev.travertine.exec.op.MemoryTracker;
+import dev.travertine.exec.op.ScanSource;
+import dev.travertine.exec.op.Workers;
+import dev.travertine.mergetree.EngineContext;
+import dev.travertine.mergetree.TableSnapshot;
+import dev.travertine.mergetree.part.RowFilter;
+import dev.travertine.mergetree.scan.BatchStage;
+import dev.travertine.mergetree.scan.Predicate;
+import dev.travertine.mergetree.scan.ReadSettings;
+import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.mergetree.scan.ScanRequest;
+import dev.travertine.mergetree.scan.TableScanner;
+import dev.travertine.mergetree.scan.TaskFeed;
+import dev.travertine.mergetree.settings.SessionSettings;
+import dev.travertine.mergetree.settings.Settings;
+import dev.travertine.rpc.block.BlockReader;
+import dev.travertine.rpc.block.WireBlock;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The initiator's side of a query with parallel replicas: a {@link ScanSource} whose batches are
+ * what the replicas' fragment produces on every node (partial aggregate states, top rows, rows),
+ * for the initiator's fragment to finish. It fixes the read tasks from the initiator's snapshot,
+ * lets a {@link Coordinator} hand them out, starts one call per replica and runs the fragment
+ * itself too, over its snapshot (which alone holds the insert buffer's rows). Received blocks are
+ * unmarshalled in the initiator's worker threads ({@code enable_parallel_blocks_marshalling}) or
+ * in the connection's thread (0), and each worker runs the initiator's stage on them.
+ *
+ * <p>A replica that fails before it sent any block gives its tasks back to the others (the
+ * initiator reads them if nobody else does); one that fails after, fails the query: its blocks
+ * are merged already, and reading its tasks again would count them twice.
+ */
+public final class ParallelReplicasSource implements ScanSource {
+  private static final Logger LOG = LoggerFactory.getLogger(ParallelReplicasSource.class);
+  static final String LOCAL = "initiator";
+
+  private final TableSnapshot snapshot;
+  private final FragmentRequest request;
+  private final List<ExchangeClient> replicas;
+  private final EngineContext ctx;
+  private final SessionSettings settings;
+  private final Runnable cancelCheck;
+  private final long deadlineMillis;
+  private final AtomicLong rowsRead = new AtomicLong();
+  private volatile Coordinator coordinator;
+
+  /**
+   * @param snapshot the initiator's snapshot: its parts are the request's
+   * @param request what each replica runs (the replica half of the split fragment)
+   * @param deadlineMillis how long replicas' calls may take (0 = no limit)
+   */
+  public ParallelReplicasSource(TableSnapshot snapshot, FragmentRequest request, List<ExchangeClient> replicas,
+      EngineContext ctx, SessionSettings settings, Runnable cancelCheck, long deadlineMillis) {
+    this.snapshot = snapshot;
+    this.request = request;
+    this.replicas = List.copyOf(replicas);
+    this.ctx = ctx;
+    this.settings = settings;
+    this.cancelCheck = cancelCheck;
+    this.deadlineMillis = deadlineMillis;
+  }
+
+  @Override public Statistics statistics() {
+    return null;
+  }
+
+  @Override public Workers workers() {
+    return new Workers(ctx.scanPool(), threads());
+  }
+
+  private int threads() {
+    return (int) settings.getLong(Settings.MAX_THREADS);
+  }
+
+  /** Rows the initiator and the replicas that finished read. */
+  public long rowsRead() {
+    return rowsRead.get();
+  }
+
+  /** The coordinator of the last {@link #open} (what each node was handed), or null. */
+  public Coordinator coordinator() {
+    return coordinator;
+  }
+
+  /** Something a receiving worker takes: a block's bytes or its vectors, or a local batch. */
+  private record Inbound(Object payload, ExchangeClient.Call call) {}
+
+  private static final Object END = new Object();
+
+  @Override public BatchIterator open(BatchStage.Factory stages, long limit, RowFilter prewhere) throws IOException {
+    Predicate filter = request.filter() == null ? null : request.filter().bind(snapshot.definition().schema());
+    boolean usePruning = settings.getBool(Settings.USE_PRIMARY_KEY);
+    List<String> tasks = TableScanner.taskKeys(snapshot, filter, usePruning);
+    List<String> names = new ArrayList<>();
+    names.add(LOCAL);
+    replicas.forEach(r -> names.add(r.address()));
+    Coordinator coord = new Coordinator(tasks, names);
+    this.coordinator = coord;
+    return new Run(coord, stages, filter, usePruning, limit);
+  }
+
+  private final class Run implements BatchIterator {
+    private final Coordinator coord;
+    private final boolean parallel = settings.getBool(Settings.ENABLE_PARALLEL_BLOCKS_MARSHALLING);
+    private final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Object> results;
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final AtomicInteger active;
+    private final List<ExchangeClient.Call> calls = new ArrayList<>();
+    private final List<Future<?>> threads = new ArrayList<>();
+    private final Map<String, Boolean> delivered = new ConcurrentHashMap<>();
+    private final int receivers;
+    private final long limit;
+    private long emitted;
+    private int ended;
+
+    Run(Coordinator coord, BatchStage.Factory stages, Predicate filter, boolean usePruning, long limit) {
+      this.coord = coord;
+      this.limit = limit;
+      this.receivers = Math.max(1, threads());
+      this.results = new ArrayBlockingQueue<>(4 * receivers + 4);
+      this.active = new AtomicInteger(1 + replicas.size());
+      for (int i = 0; i < receivers; i++) {
+        threads.add(ctx.scanPool().submit(() -> receive(stages)));
+      }
+      int inflight = 2 * receivers;
+      for (ExchangeClient c : replicas) {
+        calls.add(c.start(request, deadlineMillis, inflight, listener(c.address())));
+      }
+      threads.add(ctx.scanPool().submit(() -> local(filter, usePruning)));
+    }
+
+    private ExchangeClient.Listener listener(String replica) {
+      return new ExchangeClient.Listener() {
+        @Override public void onBlock(byte[] block) {
+          delivered.put(replica, true);
+          ExchangeClient.Call call = callOf(replica);
+          if (parallel) {
+            inbox.add(new Inbound(block, call));
+            return;
+          }
+          try {
+            inbox.add(new Inbound(BlockReader.unmarshal(block), call)); // the connection's thread decodes
+          } catch (RuntimeException e) {
+            fail(new IOException("Replica " + replica + ": " + e.getMessage(), e));
+          }
+        }
+
+        @Override public List<String> onNeedTasks() {
+          return coord.next(replica, ReplicaCall.TASKS_PER_REQUEST);
+        }
+
+        @Override public void onDone(long rows, long bytes) {
+          rowsRead.addAndGet(rows);
+          coord.finish(replica);
+          participantEnded();
+        }
+
+        @Override public void onError(Throwable t) {
+          if (stop.get()) {
+            return;
+          }
+          String why = describe(t);
+          if (delivered.containsKey(replica)) {
+            fail(new IOException("Replica " + replica + " failed after sending part of its result: " + why, t));
+            return;
+          }
+          int back = coord.fail(replica);
+          LOG.warn("Replica {} failed before sending anything ({}): its {} read tasks go to the others", replica,
+              why, back);
+          participantEnded();
+        }
+      };
+    }
+
+    private ExchangeClient.Call callOf(String replica) {
+      synchronized (calls) {
+        for (ExchangeClient.Call c : calls) {
+          if (c.address().equals(replica)) {
+            return c;
+          }
+        }
+      }
+      return null;
+    }
+
+    private void participantEnded() {
+      if (active.decrementAndGet() == 0) {
+        for (int i = 0; i < receivers; i++) {
+          inbox.add(END);
+        }
+      }
+    }
+
+    /** The initiator's own share: the replica fragment over its snapshot, fed by the coordinator. */
+    private void local(Predicate filter, boolean usePruning) {
+      TaskFeed feed = () -> {
+        while (true) {
+          if (stop.get()) {
+            return List.of();
+          }
+          cancelCheck.run();
+          List<String> t = coord.next(LOCAL, ReplicaCall.TASKS_PER_REQUEST);
+          if (!t.isEmpty()) {
+            return t;
+          }
+          try {
+            if (!coord.mayGetMore(LOCAL, 100)) {
+              return List.of();
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("Interrupted", e);
+          }
+        }
+      };
+      ScanSource source = new ScanSource() {
+        @Override public BatchIterator open(BatchStage.Factory stages, long lim, RowFilter prewhere) {
+          ScanRequest req = new ScanRequest(request.projection(), filter, lim, false, threads(),
+              (int) settings.getLong(Settings.MAX_BLOCK_SIZE), usePruning, ReadSettings.of(settings), stages,
+              settings.getBool(Settings.OPTIMIZE_MOVE_TO_PREWHERE) ? prewhere : null, feed);
+          TableScanner s = TableScanner.open(snapshot.retainCopy(), req, ctx);
+          return BatchIterator.of(s, () -> rowsRead.addAndGet(s.rowsRead()));
+        }
+
+        @Override public Statistics statistics() {
+          return null;
+        }
+
+        @Override public Workers workers() {
+          return ParallelReplicasSource.this.workers();
+        }
+      };
+      try (BatchIterator it = FragmentRunner.run(request.fragment(), source, this::check,
+          new MemoryTracker(settings.getLong(Settings.MAX_MEMORY_USAGE)), (int) settings.getLong(Settings.MAX_BLOCK_SIZE))) {
+        ScanBatch b;
+        while (!stop.get() && (b = it.next()) != null) {
+          inbox.add(new Inbound(b, null));
+        }
+        coord.finish(LOCAL);
+        participantEnded();
+      } catch (Throwable t) {
+        fail(t);
+      }
+    }
+
+    private void check() {
+      if (stop.get()) {
+        throw new IllegalStateException("The query stopped");
+      }
+      cancelCheck.run();
+    }
+
+    private void receive(BatchStage.Factory stages) {
+      try {
+        BatchStage stage = stages.create();
+        while (!stop.get()) {
+          Object o = inbox.poll(100, TimeUnit.MILLISECONDS);
+          if (o == null) {
+            continue;
+          }
+          if (o == END) {
+            break;
+          }
+          Inbound in = (Inbound) o;
+          ScanBatch b;
+          if (in.payload() instanceof ScanBatch local) {
+            b = local;
+          } else {
+            WireBlock w;
+            try {
+              w = in.payload() instanceof WireBlock wb ? wb : BlockReader.unmarshal((byte[]) in.payload());
+            } catch (RuntimeException e) {
+              throw new IOException("Replica " + in.call().address() + ": " + e.getMessage(), e);
+            }
+            in.call().consumed();
+            b = new ScanBatch(w.columns(), Columns.identity(w.rows()), w.rows());
+          }
+          ScanBatch out = b.size() == 0 ? null : stage.apply(b);
+          if (out != null && out.size() > 0) {
+            put(out);
+          }
+        }
+      } catch (Throwable t) {
+        fail(t);
+      } finally {
+        put(END);
+      }
+    }
+
+    private void put(Object o) {
+      try {
+        while (!results.offer(o, 50, TimeUnit.MILLISECONDS)) {
+          if (stop.get() && o != END && !(o instanceof Throwable)) {
+            return;
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    private void fail(Throwable t) {
+      if (stop.compareAndSet(false, true)) {
+        cancelCalls("the query failed");
+        results.clear();
+        results.offer(t);
+        for (int i = 0; i < receivers; i++) {
+          inbox.add(END);
+        }
+      }
+    }
+
+    private void cancelCalls(String why) {
+      synchronized (calls) {
+        for (ExchangeClient.Call c : calls) {
+          c.cancel(why);
+        }
+      }
+    }
+
+    @Override public ScanBatch next() throws IOException {
+      if (limit >= 0 && emitted >= limit) {
+        return null;
+      }
+      while (ended < receivers) {
+        Object o;
+        try {
+          o = results.poll(100, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("Interrupted", e);
+        }
+        if (o == null) {
+          try {
+            cancelCheck.run();
+          } catch (RuntimeException e) {
+            fail(e);
+            throw e;
+          }
+          continue;
+        }
+        if (o == END) {
+          ended++;
+        } else if (o instanceof Throwable t) {
+          ended = receivers;
+          if (t instanceof IOException io) {
+            throw io;
+          }
+          if (t instanceof RuntimeException re) {
+            throw re;
+          }
+          throw new IOException(t);
+        } else {
+          ScanBatch b = (ScanBatch) o;
+          emitted += b.size();
+          return b;
+        }
+      }
+      return null;
+    }
+
+    @Override public void close() throws IOException {
+      if (stop.compareAndSet(false, true)) {
+        cancelCalls("the query ended");
+      }
+      for (int i = 0; i < receivers; i++) {
+        inbox.add(END);
+      }
+      for (Future<?> f : threads) {
+        try {
+          f.get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+          // reported through the results queue
+        }
+      }
+    }
+  }
+
+  static String describe(Throwable t) {
+    if (t instanceof io.grpc.StatusRuntimeException s) {
+      String d = s.getStatus().getDescription();
+      return s.getStatus().getCode() + (d == null ? "" : ": " + d);
+    }
+    return t.getMessage() == null ? t.toString() : t.getMessage();
+  }
+}
