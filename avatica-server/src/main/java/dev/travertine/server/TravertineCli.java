@@ -399,7 +399,9 @@ public final class TravertineCli {
     }
     Thread hook = new Thread(server::close, "travertine-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
-    out.println("travertine " + version() + " server on port " + server.port() + ", data " + cfg.dataDir()
+    int exchange = server.exchangePort();
+    out.println("travertine " + version() + " server on port " + server.port()
+        + (exchange >= 0 ? ", exchange on port " + exchange : "") + ", data " + cfg.dataDir()
         + ", log " + cfg.logFile() + "; connect with: bin/travertine sql -u \"" + server.jdbcUrl() + "\"");
     out.flush();
     try {

@@ -44,6 +44,15 @@ public final class TravertineServer implements AutoCloseable {
   private final Path realmFile;
   private volatile boolean stopped;
 
+  /** The port of this node's exchange endpoint (exchange.port), or -1 when it has none. */
+  public int exchangePort() {
+    try {
+      return dev.travertine.calcite.NodeExchange.port(anchor);
+    } catch (java.sql.SQLException e) {
+      return -1;
+    }
+  }
+
   private TravertineServer(ServerConfig config, HttpServer http, Connection anchor, Path realmFile) {
     this.config = config;
     this.http = http;

@@ -103,6 +103,9 @@ public final class SystemSchema extends AbstractSchema {
         SqlTypeName.BOOLEAN)), this::processes));
     m.put("metrics", new SystemTable(List.of(c("metric", vc), c("value", bi), c("description", vc)),
         this::metrics));
+    m.put("clusters", new SystemTable(List.of(c("cluster", vc), c("replica_num", bi), c("host_name", vc),
+        c("port", bi), c("is_local", SqlTypeName.BOOLEAN), c("state", vc), c("errors_count", bi),
+        c("last_error", vc)), this::clusters));
     m.put("views", new SystemTable(List.of(c("database", vc), c("name", vc), c("definition", vc)), this::views));
     return m;
   }
@@ -200,6 +203,11 @@ public final class SystemSchema extends AbstractSchema {
       }
     }
     return out;
+  }
+
+  private List<Object[]> clusters() {
+    NodeExchange x = NodeExchange.of(db());
+    return x == null ? List.of() : x.rows();
   }
 
   private List<Object[]> events() {

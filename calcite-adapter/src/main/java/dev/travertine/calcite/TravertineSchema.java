@@ -62,7 +62,7 @@ public final class TravertineSchema extends AbstractSchema {
     Database db = session.database();
     Map<String, Table> out = new LinkedHashMap<>();
     for (MergeTreeTable t : db.tables()) {
-      out.put(t.definition().name(), tableCache.computeIfAbsent(t, x -> new TravertineTable(x)));
+      out.put(t.definition().name(), tableCache.computeIfAbsent(t, x -> new TravertineTable(x, session)));
     }
     tableCache.keySet().retainAll(db.tables());
     return out;

@@ -25,9 +25,16 @@ import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
  */
 public final class TravertineTable extends AbstractTable implements TranslatableTable {
   private final MergeTreeTable table;
+  private final TravertineSession session;
 
-  TravertineTable(MergeTreeTable table) {
+  TravertineTable(MergeTreeTable table, TravertineSession session) {
     this.table = table;
+    this.session = session;
+  }
+
+  /** The session of the connection whose schema holds this table. */
+  TravertineSession session() {
+    return session;
   }
 
   public MergeTreeTable engineTable() {

@@ -143,8 +143,11 @@ public final class VectorizedRuntime {
     private final Source source;
     private final QueryContext query;
     private final TypeKind[] kinds;
+
     private final String[] sqlTypes;
+    private final MergeTreeTable table;
     private BatchIterator it;
+    private ParallelReplicas.Run distributed;
     private ScanBatch batch;
     private int k;
     private long attributed;
@@ -153,10 +156,12 @@ public final class VectorizedRuntime {
     Rows(TravertineSession session, MergeTreeTable table, VectorizedSpec spec) {
       this.session = session;
       this.spec = spec;
+      this.table = table;
       this.source = new Source(table, spec.scan(), session.settings());
       this.query = session.currentQuery();
       var types = spec.fragment().outputTypes();
       this.kinds = types.stream().map(t -> t.kind()).toArray(TypeKind[]::new);
+
       this.sqlTypes = spec.outputTypes().toArray(String[]::new);
     }
 
@@ -168,7 +173,7 @@ public final class VectorizedRuntime {
 
     private void attribute() {
       if (query != null) {
-        long read = source.rowsRead();
+        long read = distributed != null ? distributed.source.rowsRead() : source.rowsRead();
         query.addReadRows(read - attributed);
         attributed = read;
       }
@@ -182,8 +187,13 @@ public final class VectorizedRuntime {
       try {
         if (it == null) {
           SessionSettings s = session.settings();
-          it = FragmentRunner.run(spec.fragment(), source, this::check,
-              new MemoryTracker(s.getLong(Settings.MAX_MEMORY_USAGE)), (int) s.getLong(Settings.MAX_BLOCK_SIZE));
+          MemoryTracker memory = new MemoryTracker(s.getLong(Settings.MAX_MEMORY_USAGE));
+          int batchSize = (int) s.getLong(Settings.MAX_BLOCK_SIZE);
+          if (ParallelReplicas.whyLocal(session, spec) == null) {
+            distributed = ParallelReplicas.start(session, table, spec, source, this::check, memory, batchSize);
+          }
+          it = distributed != null ? distributed.batches
+              : FragmentRunner.run(spec.fragment(), source, this::check, memory, batchSize);
         }
         while (batch == null || ++k >= batch.size()) {
           attribute();
@@ -223,6 +233,9 @@ public final class VectorizedRuntime {
         throw new UncheckedIOException(e);
       } finally {
         attribute();
+        if (distributed != null) {
+          distributed.snapshot.close();
+        }
       }
     }
   }

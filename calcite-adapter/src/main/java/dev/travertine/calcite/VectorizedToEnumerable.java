@@ -22,6 +22,7 @@ import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.plan.volcano.RelSubset;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.convert.ConverterImpl;
 import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
@@ -61,6 +62,22 @@ public final class VectorizedToEnumerable extends ConverterImpl implements Enume
   @Override public @Nullable RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
     double rows = mq.getRowCount(getInput());
     return planner.getCostFactory().makeCost(rows, rows * getRowType().getFieldCount(), 0).multiplyBy(0.1);
+  }
+
+  /** With parallel replicas, EXPLAIN says where each part of the fragment runs and what crosses the wire. */
+  @Override public RelWriter explainTerms(RelWriter pw) {
+    RelWriter w = super.explainTerms(pw);
+    if (!(pw instanceof org.apache.calcite.rel.externalize.RelWriterImpl)) {
+      return w; // a digest, not EXPLAIN: it must not depend on settings
+    }
+    try {
+      VectorizedSpec spec = spec();
+      TravertineSession session = ((VectorizedScan) chain(getInput()).get(0)).logical.travertineTable.session();
+      String exchange = session == null ? null : ParallelReplicas.describe(session, spec);
+      return w.itemIf("exchange", exchange, exchange != null);
+    } catch (RuntimeException e) {
+      return w.item("exchange", "none (" + e.getMessage() + ")");
+    }
   }
 
   /** The vectorized chain below this converter, scan first. */

@@ -18,14 +18,25 @@ final class DatabaseRegistry {
   private static final Map<Path, Entry> OPEN = new HashMap<>();
 
   /**
-   * The database of a directory, opened by the first connection with its storage properties
-   * ({@code s3.*}, {@code hadoop.*}, {@code storage.*}); later connections share it as it is.
+   * The database of a directory, opened by the first connection with its node properties
+   * (storage: {@code s3.*}, {@code hadoop.*}, {@code storage.*}; cluster: {@code exchange.*},
+   * {@code cluster.*}, see {@link dev.travertine.calcite.NodeExchange}); later connections share
+   * it as it is.
    */
   static synchronized Database acquire(Path dir, Map<String, String> storage) throws IOException {
     Path key = dir.toAbsolutePath().normalize();
     Entry e = OPEN.get(key);
     if (e == null || e.db().isClosed()) {
-      e = new Entry(Database.open(key, dev.travertine.calcite.SqlMutationCompiler.INSTANCE, storage), 0);
+      Map<String, String> storageOnly = new java.util.HashMap<>(storage);
+      storageOnly.keySet().removeIf(dev.travertine.calcite.NodeExchange::isKey);
+      Database db = Database.open(key, dev.travertine.calcite.SqlMutationCompiler.INSTANCE, storageOnly);
+      try {
+        dev.travertine.calcite.NodeExchange.open(db, storage);
+      } catch (IOException | RuntimeException ex) {
+        db.close();
+        throw ex;
+      }
+      e = new Entry(db, 0);
     }
     OPEN.put(key, new Entry(e.db(), e.refs() + 1));
     return e.db();
@@ -39,6 +50,7 @@ final class DatabaseRegistry {
     }
     if (e.refs() <= 1) {
       OPEN.remove(key);
+      dev.travertine.calcite.NodeExchange.close(db);
       db.close();
     } else {
       OPEN.put(key, new Entry(db, e.refs() - 1));

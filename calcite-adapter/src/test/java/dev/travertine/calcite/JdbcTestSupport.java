@@ -46,6 +46,33 @@ final class JdbcTestSupport {
     return out;
   }
 
+  /**
+   * Rows as "a | b | c" strings, floating-point values to 10 significant digits (sums computed in
+   * another order agree to that): what differential tests compare.
+   */
+  static List<String> rowsRounded(Connection c, String sql) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      ResultSetMetaData md = rs.getMetaData();
+      while (rs.next()) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+          int type = md.getColumnType(i);
+          String v;
+          if (type == java.sql.Types.DOUBLE || type == java.sql.Types.FLOAT || type == java.sql.Types.REAL) {
+            double x = rs.getDouble(i);
+            v = rs.wasNull() ? "null" : String.format(java.util.Locale.ROOT, "%.10g", x);
+          } else {
+            v = String.valueOf(rs.getString(i));
+          }
+          sb.append(i > 1 ? " | " : "").append(v);
+        }
+        out.add(sb.toString());
+      }
+    }
+    return out;
+  }
+
   static String one(Connection c, String sql) throws SQLException {
     List<String> r = rows(c, sql);
     if (r.size() != 1) {

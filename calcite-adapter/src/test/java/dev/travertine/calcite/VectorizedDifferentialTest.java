@@ -63,7 +63,7 @@ class VectorizedDifferentialTest {
     c.close();
   }
 
-  private static String row(Random rnd, int k) {
+  static String row(Random rnd, int k) {
     List<String> v = new ArrayList<>();
     v.add(String.valueOf(k));
     v.add(nul(rnd, rnd.nextBoolean() ? "TRUE" : "FALSE"));
@@ -120,28 +120,8 @@ class VectorizedDifferentialTest {
     exec(c, "SET vectorized_execution = 1");
   }
 
-  /** Rows as strings; floating-point values to 10 significant digits (sums run in another order). */
   private List<String> rows(String sql) throws SQLException {
-    List<String> out = new ArrayList<>();
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-      ResultSetMetaData md = rs.getMetaData();
-      while (rs.next()) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 1; i <= md.getColumnCount(); i++) {
-          int type = md.getColumnType(i);
-          String v;
-          if (type == java.sql.Types.DOUBLE || type == java.sql.Types.FLOAT || type == java.sql.Types.REAL) {
-            double x = rs.getDouble(i);
-            v = rs.wasNull() ? "null" : String.format(Locale.ROOT, "%.10g", x);
-          } else {
-            v = String.valueOf(rs.getString(i));
-          }
-          sb.append(i > 1 ? " | " : "").append(v);
-        }
-        out.add(sb.toString());
-      }
-    }
-    return out;
+    return JdbcTestSupport.rowsRounded(c, sql);
   }
 
   @Test

@@ -173,6 +173,18 @@ public final class FragmentRunner {
     return in.next();
   }
 
+  /**
+   * Whether the fragment is answered from part metadata without reading rows (COUNT(*), MIN, MAX
+   * of the scan's columns, no filter): no reason to spread it over other nodes.
+   */
+  public static boolean answersFromStatistics(Fragment f, ScanSource scan) {
+    if (f.steps().isEmpty() || !(f.steps().get(0) instanceof Step.Aggregate a) || !fromStatistics(a)) {
+      return false;
+    }
+    ScanSource.Statistics stats = scan.statistics();
+    return stats != null && answerable(a, stats);
+  }
+
   /** COUNT(*), MIN and MAX without GROUP BY, DISTINCT or FILTER: what part metadata may answer. */
   private static boolean fromStatistics(Step.Aggregate a) {
     return a.keys().length == 0 && a.calls().stream().allMatch(c -> c.filter() < 0 && !c.distinct()

@@ -53,8 +53,12 @@ public final class Vectors {
         return (float) ((DoubleColumnVector) v).vector[i];
       case DOUBLE:
         return ((DoubleColumnVector) v).vector[i];
-      case DECIMAL:
-        return ((DecimalColumnVector) v).vector[i].getHiveDecimal().bigDecimalValue();
+      case DECIMAL: {
+        // HiveDecimal drops trailing zeros; the value keeps its column's scale (DECIMAL(10, 2) 1.50, not 1.5).
+        DecimalColumnVector d = (DecimalColumnVector) v;
+        BigDecimal x = d.vector[i].getHiveDecimal().bigDecimalValue();
+        return x.scale() < d.scale ? x.setScale(d.scale) : x;
+      }
       case CHAR:
       case VARCHAR:
         return string((BytesColumnVector) v, i);

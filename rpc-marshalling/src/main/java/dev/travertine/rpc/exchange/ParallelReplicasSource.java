@@ -61,7 +61,13 @@ public final class ParallelReplicasSource implements ScanSource {
   private final Runnable cancelCheck;
   private final long deadlineMillis;
   private final AtomicLong rowsRead = new AtomicLong();
+  private final Health health;
   private volatile Coordinator coordinator;
+
+  /** Hears how each replica's call ended: null when it finished, else what went wrong. */
+  public interface Health {
+    void report(String replica, String error);
+  }
 
   /**
    * @param snapshot the initiator's snapshot: its parts are the request's
@@ -70,6 +76,12 @@ public final class ParallelReplicasSource implements ScanSource {
    */
   public ParallelReplicasSource(TableSnapshot snapshot, FragmentRequest request, List<ExchangeClient> replicas,
       EngineContext ctx, SessionSettings settings, Runnable cancelCheck, long deadlineMillis) {
+    this(snapshot, request, replicas, ctx, settings, cancelCheck, deadlineMillis, (r, e) -> {});
+  }
+
+  public ParallelReplicasSource(TableSnapshot snapshot, FragmentRequest request, List<ExchangeClient> replicas,
+      EngineContext ctx, SessionSettings settings, Runnable cancelCheck, long deadlineMillis, Health health) {
+    this.health = health;
     this.snapshot = snapshot;
     this.request = request;
     this.replicas = List.copyOf(replicas);
@@ -171,6 +183,7 @@ public final class ParallelReplicasSource implements ScanSource {
 
         @Override public void onDone(long rows, long bytes) {
           rowsRead.addAndGet(rows);
+          health.report(replica, null);
           coord.finish(replica);
           participantEnded();
         }
@@ -180,6 +193,7 @@ public final class ParallelReplicasSource implements ScanSource {
             return;
           }
           String why = describe(t);
+          health.report(replica, why);
           if (delivered.containsKey(replica)) {
             fail(new IOException("Replica " + replica + " failed after sending part of its result: " + why, t));
             return;
