@@ -29,12 +29,20 @@ final class TravertineHits extends HitsEngine {
 
   private static final int BATCH = 100_000;
 
+  private final String extraSettings;
+
   TravertineHits(Path dir) {
+    this(dir, "");
+  }
+
+  /** @param extraSettings more connection settings (";k=v" pairs): node properties of the first connection */
+  TravertineHits(Path dir, String extraSettings) {
     super("Travertine", dir);
+    this.extraSettings = extraSettings;
   }
 
   @Override Connection connect() throws SQLException {
-    return DriverManager.getConnection("jdbc:travertine:" + location().toAbsolutePath() + URL_SETTINGS);
+    return DriverManager.getConnection("jdbc:travertine:" + location().toAbsolutePath() + URL_SETTINGS + extraSettings);
   }
 
   @Override String load(Path csv) throws Exception {

@@ -24,6 +24,11 @@ public final class EngineEvents {
   public static final String UNPREFETCHED_READS = "RemoteFSUnprefetchedReads";
   public static final String UNUSED_PREFETCH_BYTES = "RemoteFSUnusedPrefetchedBytes";
   public static final String PREFETCHES_OVER_BUDGET = "RemoteFSPrefetchesSkippedForMemory";
+  /** Blocks (and their bytes) this node received from other nodes' fragments (parallel replicas). */
+  public static final String EXCHANGE_BLOCKS_RECEIVED = "ExchangeReceivedBlocks";
+  public static final String EXCHANGE_BYTES_RECEIVED = "ExchangeReceivedBytes";
+  /** Read tasks other nodes read for this node's queries. */
+  public static final String EXCHANGE_REMOTE_TASKS = "ParallelReplicasReadTasksOnReplicas";
   public static final String MUTATED_PARTS = "MutatedParts";
   public static final String MUTATED_ROWS = "MutatedRows";
   public static final String MUTATION_REVERSIONED_PARTS = "MutationReversionedParts";

@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
 public final class ExchangeClient implements AutoCloseable {
   /** What a call reports; methods run on gRPC's threads, one at a time per call. */
   public interface Listener {
-    /** A marshalled block; {@link Call#consumed} once it is taken off the wire's hands. */
-    void onBlock(byte[] block);
+    /** A marshalled block of {@code call}; {@link Call#consumed} once it is taken off the wire's hands. */
+    void onBlock(Call call, byte[] block);
 
     /** The replica wants read tasks: the next ones for it, empty when none are left. */
     List<String> onNeedTasks() throws InterruptedException;
@@ -97,7 +97,7 @@ public final class ExchangeClient implements AutoCloseable {
 
       @Override public void onNext(byte[] m) {
         if (ExchangeProtocol.isBlock(m)) {
-          listener.onBlock(m);
+          listener.onBlock(c, m);
           return;
         }
         try {

@@ -7,6 +7,7 @@ import dev.travertine.exec.op.MemoryTracker;
 import dev.travertine.exec.op.ScanSource;
 import dev.travertine.exec.op.Workers;
 import dev.travertine.mergetree.EngineContext;
+import dev.travertine.mergetree.EngineEvents;
 import dev.travertine.mergetree.TableSnapshot;
 import dev.travertine.mergetree.part.RowFilter;
 import dev.travertine.mergetree.scan.BatchStage;
@@ -156,16 +157,23 @@ public final class ParallelReplicasSource implements ScanSource {
       }
       int inflight = 2 * receivers;
       for (ExchangeClient c : replicas) {
-        calls.add(c.start(request, deadlineMillis, inflight, listener(c.address())));
+        ExchangeClient.Call call = c.start(request, deadlineMillis, inflight, listener(c.address()));
+        synchronized (calls) {
+          calls.add(call);
+        }
+        if (stop.get()) {
+          call.cancel("the query stopped"); // it failed while this call was being started
+        }
       }
       threads.add(ctx.scanPool().submit(() -> local(filter, usePruning)));
     }
 
     private ExchangeClient.Listener listener(String replica) {
       return new ExchangeClient.Listener() {
-        @Override public void onBlock(byte[] block) {
+        @Override public void onBlock(ExchangeClient.Call call, byte[] block) {
           delivered.put(replica, true);
-          ExchangeClient.Call call = callOf(replica);
+          ctx.events().add(EngineEvents.EXCHANGE_BLOCKS_RECEIVED, 1);
+          ctx.events().add(EngineEvents.EXCHANGE_BYTES_RECEIVED, block.length);
           if (parallel) {
             inbox.add(new Inbound(block, call));
             return;
@@ -178,7 +186,9 @@ public final class ParallelReplicasSource implements ScanSource {
         }
 
         @Override public List<String> onNeedTasks() {
-          return coord.next(replica, ReplicaCall.TASKS_PER_REQUEST);
+          List<String> t = coord.next(replica, ReplicaCall.TASKS_PER_REQUEST);
+          ctx.events().add(EngineEvents.EXCHANGE_REMOTE_TASKS, t.size());
+          return t;
         }
 
         @Override public void onDone(long rows, long bytes) {
@@ -204,17 +214,6 @@ public final class ParallelReplicasSource implements ScanSource {
           participantEnded();
         }
       };
-    }
-
-    private ExchangeClient.Call callOf(String replica) {
-      synchronized (calls) {
-        for (ExchangeClient.Call c : calls) {
-          if (c.address().equals(replica)) {
-            return c;
-          }
-        }
-      }
-      return null;
     }
 
     private void participantEnded() {

@@ -311,7 +311,7 @@ class ParallelReplicasTest {
       FragmentRequest req = new FragmentRequest("q", "default", table.definition(), table.storageLocation(),
           List.of(), ALL, null, split.replica(), Map.of());
       wrong.start(req, 10_000, 4, new ExchangeClient.Listener() {
-        @Override public void onBlock(byte[] block) {
+        @Override public void onBlock(ExchangeClient.Call call, byte[] block) {
           error.complete(new AssertionError("a block came"));
         }
 
