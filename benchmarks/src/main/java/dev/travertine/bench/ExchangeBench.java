@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * replicas, each with {@code enable_parallel_blocks_marshalling} 0 and 1: median of the hot
  * runs, QPS, bytes received per second, and whether the answer equals the single node's.
  *
- * <p>Usage: {@code bench/run exchange [rows=10000000] [runs=5] [threads=2] [dataDir|-]}
+ * <p>Usage: {@code bench/run exchange [rows=10000000] [runs=5] [threads=2] [dataDir|-] [queries=all|0,2]}
  */
 public final class ExchangeBench {
   private ExchangeBench() {}
@@ -51,6 +51,7 @@ public final class ExchangeBench {
     Path dataDir = (args.length > 3 && !args[3].equals("-") ? Path.of(args[3])
         : Path.of(System.getProperty("java.io.tmpdir"), "travertine-clickbench")).toAbsolutePath();
     Files.createDirectories(dataDir);
+    String only = args.length > 4 ? args[4] : "all";
     String key = rows + "-v" + HitsGenerator.VERSION;
     Path csv = dataDir.resolve("hits-" + key + ".csv");
     if (!Files.exists(csv)) {
@@ -78,7 +79,11 @@ public final class ExchangeBench {
       System.out.println("| Query | Setup | Marshalling | Median ms | QPS | Received MiB | MiB/s | Answer |");
       System.out.println("|---|---|---|--:|--:|--:|--:|---|");
       try (QueryRunner runner = new QueryRunner(900)) {
-        for (String[] q : QUERIES) {
+        for (int qi = 0; qi < QUERIES.size(); qi++) {
+          String[] q = QUERIES.get(qi);
+          if (!only.equals("all") && !List.of(only.split(",")).contains(Integer.toString(qi))) {
+            continue;
+          }
           BenchSql.exec(c, "SET enable_parallel_replicas = 0");
           Measured alone = measure(runner, c, q[1], runs);
           print(q[0], "1 node", "-", alone, alone);
