@@ -3,6 +3,8 @@ package dev.travertine.rpc.block;
 import dev.travertine.exec.Columns;
 import dev.travertine.mergetree.schema.DataType;
 import dev.travertine.mergetree.schema.TypeKind;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,16 +39,23 @@ public final class BlockReader {
   /** A cursor over the block's bytes that fails cleanly past their end. */
   private static final class In {
     final byte[] b;
+    /** Where the bytes end (a scratch buffer is longer than what it holds). */
+    final int end;
     int pos;
     long sequence = -1;
 
     In(byte[] b) {
+      this(b, b.length);
+    }
+
+    In(byte[] b, int end) {
       this.b = b;
+      this.end = end;
     }
 
     void need(int n, String what) {
-      if (n < 0 || pos + n > b.length || pos + n < 0) {
-        throw corrupt(this, "truncated in " + what + " (" + b.length + " bytes)");
+      if (n < 0 || pos + n > end || pos + n < 0) {
+        throw corrupt(this, "truncated in " + what + " (" + end + " bytes)");
       }
     }
 
@@ -120,7 +129,9 @@ public final class BlockReader {
     }
     ColumnVector[] cols = new ColumnVector[columns];
     for (int c = 0; c < columns; c++) {
-      byte[] raw = frame(in, names.get(c));
+      // String vectors point into their raw bytes; other columns are copied out of a scratch buffer.
+      boolean keep = types.get(c).kind().isString();
+      In raw = frame(in, names.get(c), keep);
       cols[c] = column(in, names.get(c), types.get(c), raw, rows);
     }
     if (in.pos != block.length) {
@@ -129,8 +140,16 @@ public final class BlockReader {
     return new WireBlock(in.sequence, names, types, cols, rows);
   }
 
-  /** The raw bytes of the next frame, checked and decompressed. */
-  private static byte[] frame(In in, String column) {
+  /** Raw columns up to this size are decompressed into a buffer of the thread, reused. */
+  private static final int MAX_SCRATCH = 8 << 20;
+  private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[1 << 16]);
+
+  /**
+   * The raw bytes of the next frame, checked and decompressed: into an array of their own when
+   * {@code keep}, else (when small enough) into the thread's scratch buffer, valid until its next
+   * frame.
+   */
+  private static In frame(In in, String column, boolean keep) {
     String what = "the frame of column " + column;
     int id = in.u8(what);
     Codec codec = Codec.ofId(id);
@@ -153,22 +172,32 @@ public final class BlockReader {
     if (rawSize > MAX_RAW_BYTES || !codec.plausible(in.b, in.pos, stored, rawSize)) {
       throw corrupt(in, what + ": " + stored + " " + codec + " bytes cannot hold " + rawSize + " bytes");
     }
-    byte[] raw = new byte[rawSize];
-    if (!codec.decompress(in.b, in.pos, stored, raw)) {
+    byte[] raw;
+    if (keep || rawSize > MAX_SCRATCH) {
+      raw = new byte[rawSize];
+    } else {
+      raw = SCRATCH.get();
+      if (raw.length < rawSize) {
+        raw = new byte[Math.max(rawSize, Math.min(MAX_SCRATCH, 2 * raw.length))];
+        SCRATCH.set(raw);
+      }
+    }
+    if (!codec.decompress(in.b, in.pos, stored, raw, rawSize)) {
       throw corrupt(in, what + ": " + codec + " data does not decompress to " + rawSize + " bytes");
     }
     in.pos += stored;
-    return raw;
+    return new In(raw, rawSize);
   }
 
-  private static ColumnVector column(In block, String name, DataType type, byte[] raw, int rows) {
-    In in = new In(raw);
+  private static ColumnVector column(In block, String name, DataType type, In in, int rows) {
+    byte[] raw = in.b;
+    int end = in.end;
     in.sequence = block.sequence;
     String what = "column " + name;
-    if (rows > raw.length - 1L) { // every row takes a byte at least: check before allocating
-      throw corrupt(block, what + ": " + raw.length + " bytes cannot hold " + rows + " rows");
+    if (rows > end - 1L) { // every row takes a byte at least: check before allocating
+      throw corrupt(block, what + ": " + end + " bytes cannot hold " + rows + " rows");
     }
-    ColumnVector v = Columns.newVector(type, rows);
+    ColumnVector v = type.kind().isString() ? new BytesColumnVector(Math.max(1, rows)) : Columns.newVector(type, rows);
     int hasNulls = in.u8(what);
     if (hasNulls > 1) {
       throw corrupt(block, what + ": bad NULL flag");
@@ -177,16 +206,25 @@ public final class BlockReader {
       int bitmap = (rows + 7) >>> 3;
       in.need(bitmap, what);
       v.noNulls = false;
-      for (int r = 0; r < rows; r++) {
-        v.isNull[r] = (raw[in.pos + (r >>> 3)] & (1 << (r & 7))) != 0;
+      boolean[] isNull = v.isNull; // all false: set the bits that are set
+      for (int i = 0; i < bitmap; i++) {
+        int bits = raw[in.pos + i] & 0xff;
+        while (bits != 0) {
+          int r = (i << 3) + Integer.numberOfTrailingZeros(bits);
+          if (r >= rows) {
+            throw corrupt(block, what + ": NULL bits past the last row");
+          }
+          isNull[r] = true;
+          bits &= bits - 1;
+        }
       }
       in.pos += bitmap;
     }
     TypeKind kind = type.kind();
     int width = BlockWriter.width(kind);
     boolean fixed = width > 0 && !(kind == TypeKind.DECIMAL && !BlockWriter.longDecimal(type));
-    if (fixed && raw.length - in.pos != (long) width * rows) {
-      throw corrupt(block, what + ": " + (raw.length - in.pos) + " value bytes for " + rows + " rows of " + type);
+    if (fixed && end - in.pos != (long) width * rows) {
+      throw corrupt(block, what + ": " + (end - in.pos) + " value bytes for " + rows + " rows of " + type);
     }
     switch (kind) {
       case BOOLEAN, TINYINT, SMALLINT, INTEGER, DATE, BIGINT -> { // the size was checked above
@@ -208,20 +246,13 @@ public final class BlockReader {
               x[r] = (int) Out.I32.get(raw, p + 4 * r);
             }
           }
-          default -> {
-            for (int r = 0; r < rows; r++) {
-              x[r] = (long) Out.I64.get(raw, p + 8 * r);
-            }
-          }
+          default -> ByteBuffer.wrap(raw, p, 8 * rows).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(x, 0, rows);
         }
         in.pos += width * rows;
       }
       case REAL, DOUBLE -> {
         double[] x = ((DoubleColumnVector) v).vector;
-        int p = in.pos;
-        for (int r = 0; r < rows; r++) {
-          x[r] = Double.longBitsToDouble((long) Out.I64.get(raw, p + 8 * r));
-        }
+        ByteBuffer.wrap(raw, in.pos, 8 * rows).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().get(x, 0, rows);
         in.pos += 8 * rows;
       }
       case DECIMAL -> {
@@ -247,16 +278,15 @@ public final class BlockReader {
       }
       case TIMESTAMP -> {
         TimestampColumnVector t = (TimestampColumnVector) v;
-        for (int r = 0; r < rows; r++) {
-          t.time[r] = in.i64(what);
-        }
-        for (int r = 0; r < rows; r++) {
-          t.nanos[r] = in.i32(what);
-        }
+        in.need(12 * rows, what);
+        ByteBuffer.wrap(raw, in.pos, 8 * rows).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(t.time, 0, rows);
+        ByteBuffer.wrap(raw, in.pos + 8 * rows, 4 * rows).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer()
+            .get(t.nanos, 0, rows);
+        in.pos += 12 * rows;
       }
       case CHAR, VARCHAR -> {
         BytesColumnVector b = (BytesColumnVector) v;
-        if (4L * (rows + 1) > raw.length - in.pos) {
+        if (4L * (rows + 1) > end - in.pos) {
           throw corrupt(block, what + ": truncated string offsets");
         }
         int offsets = in.pos;
@@ -267,7 +297,7 @@ public final class BlockReader {
         }
         for (int r = 0; r < rows; r++) {
           int next = (int) Out.I32.get(raw, offsets + 4 * (r + 1));
-          if (next < prev || data + (long) next > raw.length) {
+          if (next < prev || data + (long) next > end) {
             throw corrupt(block, what + ": string offsets out of order or past the data");
           }
           b.setRef(r, raw, data + prev, next - prev);
@@ -276,8 +306,8 @@ public final class BlockReader {
         in.pos = data + prev;
       }
     }
-    if (in.pos != raw.length) {
-      throw corrupt(block, what + ": " + (raw.length - in.pos) + " bytes left over");
+    if (in.pos != end) {
+      throw corrupt(block, what + ": " + (end - in.pos) + " bytes left over");
     }
     return v;
   }

@@ -90,23 +90,23 @@ public enum Codec {
   }
 
   /**
-   * Decompresses {@code src[off .. off + stored)} into {@code dst} (its length is the raw size);
-   * false when the bytes do not decompress to exactly that size.
+   * Decompresses {@code src[off .. off + stored)} into {@code dst[0 .. len)} ({@code len} is the
+   * raw size); false when the bytes do not decompress to exactly that size.
    */
-  boolean decompress(byte[] src, int off, int stored, byte[] dst) {
+  boolean decompress(byte[] src, int off, int stored, byte[] dst, int len) {
     try {
       return switch (this) {
         case NONE -> {
-          if (stored != dst.length) {
+          if (stored != len) {
             yield false;
           }
           System.arraycopy(src, off, dst, 0, stored);
           yield true;
         }
-        case LZ4 -> LZ4_DECOMPRESSOR.decompress(src, off, stored, dst, 0, dst.length) == dst.length;
+        case LZ4 -> LZ4_DECOMPRESSOR.decompress(src, off, stored, dst, 0, len) == len;
         case ZSTD -> {
-          long r = Zstd.decompressByteArray(dst, 0, dst.length, src, off, stored);
-          yield !Zstd.isError(r) && r == dst.length;
+          long r = Zstd.decompressByteArray(dst, 0, len, src, off, stored);
+          yield !Zstd.isError(r) && r == len;
         }
       };
     } catch (LZ4Exception | ZstdException e) {
