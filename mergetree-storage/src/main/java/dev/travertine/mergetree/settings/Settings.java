@@ -107,6 +107,10 @@ public final class Settings {
   public static final Setting NETWORK_ZSTD_COMPRESSION_LEVEL = Setting.uint("network_zstd_compression_level", 1, 1,
       22, SESSION, "The zstd level of network_compression_method = 'zstd'");
 
+  public static final Setting RECEIVE_TIMEOUT = Setting.uint("receive_timeout", 300, 1, 86_400, SESSION,
+      "Seconds a replica may send nothing (no block, no request for tasks) before the initiator gives up on it:"
+          + " its tasks go to the others, or the query fails if it had sent part of its result");
+
   private static final Map<String, Setting> ALL = new LinkedHashMap<>();
 
   static {
@@ -119,7 +123,8 @@ public final class Settings {
         PREFETCHES_LIMIT, ENABLE_FILESYSTEM_CACHE, USE_UNCOMPRESSED_CACHE,
         MUTATIONS_SYNC, VECTORIZED_EXECUTION, MAX_MEMORY_USAGE,
         OPTIMIZE_MOVE_TO_PREWHERE, ENABLE_PARALLEL_REPLICAS, MAX_PARALLEL_REPLICAS, CLUSTER_FOR_PARALLEL_REPLICAS,
-        ENABLE_PARALLEL_BLOCKS_MARSHALLING, NETWORK_COMPRESSION_METHOD, NETWORK_ZSTD_COMPRESSION_LEVEL)) {
+        ENABLE_PARALLEL_BLOCKS_MARSHALLING, NETWORK_COMPRESSION_METHOD, NETWORK_ZSTD_COMPRESSION_LEVEL,
+        RECEIVE_TIMEOUT)) {
       ALL.put(s.name(), s);
     }
   }

@@ -141,6 +141,12 @@ public final class ParallelReplicasSource implements ScanSource {
     private final List<ExchangeClient.Call> calls = new ArrayList<>();
     private final List<Future<?>> threads = new ArrayList<>();
     private final Map<String, Boolean> delivered = new ConcurrentHashMap<>();
+    /** When each replica was last heard from (nanoTime), and those whose call is over. */
+    private final Map<String, Long> lastHeard = new ConcurrentHashMap<>();
+    private final Map<String, ExchangeClient.Call> callOf = new ConcurrentHashMap<>();
+    private final java.util.Set<String> over = ConcurrentHashMap.newKeySet();
+    private final long receiveTimeoutNanos = TimeUnit.SECONDS.toNanos(settings.getLong(Settings.RECEIVE_TIMEOUT));
+    private long stallsChecked = System.nanoTime();
     private final int receivers;
     private final long limit;
     private long emitted;
@@ -157,7 +163,9 @@ public final class ParallelReplicasSource implements ScanSource {
       }
       int inflight = 2 * receivers;
       for (ExchangeClient c : replicas) {
+        lastHeard.put(c.address(), System.nanoTime());
         ExchangeClient.Call call = c.start(request, deadlineMillis, inflight, listener(c.address()));
+        callOf.put(c.address(), call);
         synchronized (calls) {
           calls.add(call);
         }
@@ -171,6 +179,7 @@ public final class ParallelReplicasSource implements ScanSource {
     private ExchangeClient.Listener listener(String replica) {
       return new ExchangeClient.Listener() {
         @Override public void onBlock(ExchangeClient.Call call, byte[] block) {
+          lastHeard.put(replica, System.nanoTime());
           delivered.put(replica, true);
           ctx.events().add(EngineEvents.EXCHANGE_BLOCKS_RECEIVED, 1);
           ctx.events().add(EngineEvents.EXCHANGE_BYTES_RECEIVED, block.length);
@@ -186,12 +195,16 @@ public final class ParallelReplicasSource implements ScanSource {
         }
 
         @Override public List<String> onNeedTasks() {
+          lastHeard.put(replica, System.nanoTime());
           List<String> t = coord.next(replica, ReplicaCall.TASKS_PER_REQUEST);
           ctx.events().add(EngineEvents.EXCHANGE_REMOTE_TASKS, t.size());
           return t;
         }
 
         @Override public void onDone(long rows, long bytes) {
+          if (!over.add(replica)) {
+            return;
+          }
           rowsRead.addAndGet(rows);
           health.report(replica, null);
           coord.finish(replica);
@@ -199,21 +212,52 @@ public final class ParallelReplicasSource implements ScanSource {
         }
 
         @Override public void onError(Throwable t) {
-          if (stop.get()) {
-            return;
+          if (!stop.get()) {
+            replicaFailed(replica, describe(t), t);
           }
-          String why = describe(t);
-          health.report(replica, why);
-          if (delivered.containsKey(replica)) {
-            fail(new IOException("Replica " + replica + " failed after sending part of its result: " + why, t));
-            return;
-          }
-          int back = coord.fail(replica);
-          LOG.warn("Replica {} failed before sending anything ({}): its {} read tasks go to the others", replica,
-              why, back);
-          participantEnded();
         }
       };
+    }
+
+    /**
+     * A replica's call is over without its result: its tasks go back when it sent nothing, else
+     * the query fails (its blocks are merged already; reading its tasks again would count them
+     * twice).
+     */
+    private void replicaFailed(String replica, String why, Throwable cause) {
+      if (!over.add(replica)) {
+        return;
+      }
+      health.report(replica, why);
+      if (delivered.containsKey(replica)) {
+        fail(new IOException("Replica " + replica + " failed after sending part of its result: " + why, cause));
+        return;
+      }
+      int back = coord.fail(replica);
+      LOG.warn("Replica {} failed before sending anything ({}): its {} read tasks go to the others", replica, why,
+          back);
+      participantEnded();
+    }
+
+    /** Gives up on replicas that sent nothing for receive_timeout (checked every 100 ms at most). */
+    private void checkStalls() {
+      long now = System.nanoTime();
+      if (now - stallsChecked < 100_000_000L) {
+        return;
+      }
+      stallsChecked = now;
+      for (Map.Entry<String, Long> e : lastHeard.entrySet()) {
+        String replica = e.getKey();
+        if (!over.contains(replica) && now - e.getValue() > receiveTimeoutNanos) {
+          String why = "sent nothing for " + TimeUnit.NANOSECONDS.toSeconds(receiveTimeoutNanos)
+              + " s (receive_timeout)";
+          replicaFailed(replica, why, null);
+          ExchangeClient.Call call = callOf.get(replica);
+          if (call != null) {
+            call.cancel(why);
+          }
+        }
+      }
     }
 
     private void participantEnded() {
@@ -363,6 +407,7 @@ public final class ParallelReplicasSource implements ScanSource {
           Thread.currentThread().interrupt();
           throw new IOException("Interrupted", e);
         }
+        checkStalls();
         if (o == null) {
           try {
             cancelCheck.run();

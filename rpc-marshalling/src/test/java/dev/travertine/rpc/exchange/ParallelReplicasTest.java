@@ -346,6 +346,99 @@ class ParallelReplicasTest {
     assertTrue(e.getMessage().contains("cancelled"), e.getMessage());
   }
 
+  /** How a {@link FakeReplica} misbehaves once it holds read tasks. */
+  enum Fault { DIES, STALLS, SENDS_A_CORRUPT_BLOCK, SENDS_AN_EMPTY_BLOCK_THEN_DIES }
+
+  /**
+   * A node that speaks the exchange protocol and misbehaves: it takes read tasks like any replica,
+   * then dies, goes silent, or sends a damaged or partial result.
+   */
+  static final class FakeReplica implements AutoCloseable {
+    final io.grpc.Server server;
+    final java.util.concurrent.atomic.AtomicInteger tasksTaken = new java.util.concurrent.atomic.AtomicInteger();
+
+    FakeReplica(Fault fault) throws IOException {
+      io.grpc.ServerServiceDefinition service = io.grpc.ServerServiceDefinition.builder(ExchangeProtocol.SERVICE)
+          .addMethod(ExchangeProtocol.RUN, io.grpc.stub.ServerCalls.asyncBidiStreamingCall(out ->
+              new io.grpc.stub.StreamObserver<byte[]>() {
+                @Override public void onNext(byte[] m) {
+                  try {
+                    byte type = ExchangeProtocol.type(m);
+                    if (type == ExchangeProtocol.REQUEST) {
+                      out.onNext(ExchangeProtocol.control(ExchangeProtocol.NEED_TASKS));
+                      return;
+                    }
+                    List<String> keys = ExchangeProtocol.readTasks(m);
+                    tasksTaken.addAndGet(keys.size());
+                    switch (fault) {
+                      case DIES -> out.onError(io.grpc.Status.UNAVAILABLE.withDescription("node died")
+                          .asRuntimeException());
+                      case STALLS -> { } // holds its tasks and says nothing more
+                      case SENDS_A_CORRUPT_BLOCK -> {
+                        byte[] junk = new byte[64];
+                        new Random(7).nextBytes(junk);
+                        junk[0] = 'T';
+                        junk[1] = 'R';
+                        junk[2] = 'V';
+                        junk[3] = 'B';
+                        out.onNext(junk);
+                      }
+                      case SENDS_AN_EMPTY_BLOCK_THEN_DIES -> {
+                        out.onNext(new dev.travertine.rpc.block.BlockWriter(dev.travertine.rpc.block.Codec.LZ4, 1)
+                            .marshal(0, List.of(), List.of(), new org.apache.hadoop.hive.ql.exec.vector.ColumnVector[0],
+                                new int[0], 0));
+                        out.onError(io.grpc.Status.UNAVAILABLE.withDescription("node died").asRuntimeException());
+                      }
+                    }
+                  } catch (IOException e) {
+                    out.onError(io.grpc.Status.INVALID_ARGUMENT.asRuntimeException());
+                  }
+                }
+
+                @Override public void onError(Throwable t) {}
+
+                @Override public void onCompleted() {}
+              }))
+          .build();
+      server = io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder
+          .forAddress(new java.net.InetSocketAddress("127.0.0.1", 0)).addService(service).build().start();
+    }
+
+    @Override public void close() {
+      server.shutdownNow();
+    }
+  }
+
+  @Test void aReplicaThatDiesOrStallsHoldingTasksLosesNothing() throws IOException {
+    List<String> expected = sorted(alone(groupByKeyFiltered()));
+    for (Fault f : List.of(Fault.DIES, Fault.STALLS)) {
+      try (FakeReplica fake = new FakeReplica(f);
+          ExchangeClient client = new ExchangeClient("127.0.0.1", fake.server.getPort(), SECRET)) {
+        SessionSettings s = settings(true, "lz4");
+        s.set("receive_timeout", "1");
+        long t0 = System.nanoTime();
+        assertEquals(expected, sorted(distributed(groupByKeyFiltered(), List.of(clients.get(0), client), s, () -> {})),
+            f.toString());
+        assertTrue(fake.tasksTaken.get() > 0, f + ": the fake replica took no task");
+        assertTrue(System.nanoTime() - t0 < 30_000_000_000L, f + ": took too long");
+      }
+    }
+  }
+
+  @Test void aDamagedOrPartialResultFailsTheQueryClearly() throws IOException {
+    for (Fault f : List.of(Fault.SENDS_A_CORRUPT_BLOCK, Fault.SENDS_AN_EMPTY_BLOCK_THEN_DIES)) {
+      try (FakeReplica fake = new FakeReplica(f);
+          ExchangeClient client = new ExchangeClient("127.0.0.1", fake.server.getPort(), SECRET)) {
+        Exception e = assertThrows(Exception.class,
+            () -> distributed(groupByKeyFiltered(), List.of(clients.get(0), client), settings(true, "lz4"), () -> {}));
+        String msg = String.valueOf(e.getMessage());
+        assertTrue(msg.contains("Replica " + client.address()), f + ": " + msg);
+        assertTrue(f == Fault.SENDS_A_CORRUPT_BLOCK ? msg.contains("Corrupt block")
+            : msg.contains("failed after sending part of its result"), f + ": " + msg);
+      }
+    }
+  }
+
   private static int freePort() throws IOException {
     try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
