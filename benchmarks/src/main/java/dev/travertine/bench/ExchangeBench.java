@@ -22,7 +22,9 @@ import java.util.concurrent.TimeUnit;
  * replicas, each with {@code enable_parallel_blocks_marshalling} 0 and 1: median of the hot
  * runs, QPS, bytes received per second, and whether the answer equals the single node's.
  *
- * <p>Usage: {@code bench/run exchange [rows=10000000] [runs=5] [threads=2] [dataDir|-] [queries=all|0,2]}
+ * <p>Usage: {@code bench/run exchange [rows=10000000] [runs=5] [threads=2] [dataDir|-] [queries=all|0,2]
+ * [storage=local|s3|both]}. With s3, the table is copied to S3Proxy in this JVM (in memory) as
+ * {@code hits_s3} and the replicas read it from there.
  */
 public final class ExchangeBench {
   private ExchangeBench() {}
@@ -52,6 +54,8 @@ public final class ExchangeBench {
         : Path.of(System.getProperty("java.io.tmpdir"), "travertine-clickbench")).toAbsolutePath();
     Files.createDirectories(dataDir);
     String only = args.length > 4 ? args[4] : "all";
+    String storage = args.length > 5 ? args[5] : "local";
+    boolean onS3 = storage.equals("s3") || storage.equals("both");
     String key = rows + "-v" + HitsGenerator.VERSION;
     Path csv = dataDir.resolve("hits-" + key + ".csv");
     if (!Files.exists(csv)) {
@@ -63,27 +67,49 @@ public final class ExchangeBench {
     String cache = ";use_uncompressed_cache=1;uncompressed_cache_size=1610612736";
     String cluster = ";cluster.secret=" + SECRET + ";cluster.r1.replicas=" + r1 + ";cluster.r3.replicas=" + r3;
     List<Process> nodes = new ArrayList<>();
+    dev.travertine.io.S3ProxyFixture s3 = onS3 ? new dev.travertine.io.S3ProxyFixture("bench") : null;
+    StringBuilder s3Settings = new StringBuilder();
+    if (s3 != null) {
+      s3.properties().forEach((k, v) -> s3Settings.append(';').append(k).append('=').append(v));
+    }
     try (TravertineHits trav = new TravertineHits(dataDir.resolve("travertine-" + key),
-        ";exchange.port=" + ports[0] + cluster)) {
+        ";exchange.port=" + ports[0] + cluster + s3Settings)) {
       trav.open(csv, threads);
+      List<String> tables = new ArrayList<>();
+      if (!storage.equals("s3")) {
+        tables.add("hits");
+      }
+      if (s3 != null) {
+        long t0 = System.nanoTime();
+        BenchSql.exec(trav.connection(), "DROP TABLE IF EXISTS hits_s3");
+        BenchSql.exec(trav.connection(), "CREATE TABLE hits_s3 " + HitsSchema.columnDefinitions()
+            + " ENGINE = MergeTree ORDER BY (" + HitsSchema.SORT_KEY + ") SETTINGS storage = 's3://bench/warehouse'");
+        BenchSql.exec(trav.connection(), "INSERT INTO hits_s3 SELECT * FROM hits");
+        BenchSql.exec(trav.connection(), "OPTIMIZE TABLE hits_s3 FINAL");
+        System.out.printf(Locale.ROOT, "# hits copied to S3Proxy as hits_s3 in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+        tables.add("hits_s3");
+      }
       for (int i = 1; i <= 3; i++) {
         Path dir = dataDir.resolve("exchange-replica-" + i);
-        nodes.add(start(dir, cache + ";exchange.port=" + ports[i] + cluster + ";max_threads=" + threads));
+        nodes.add(start(dir, cache + ";exchange.port=" + ports[i] + cluster + s3Settings + ";max_threads=" + threads));
       }
       Connection c = trav.connection();
       String context = String.format(Locale.ROOT, "hits-like, %,d rows, %d hot runs, max_threads = %d on every node; "
-          + "initiator + 1 or 3 replica processes on loopback, one shared directory; %d cores, Java %s, %s", rows,
+          + "initiator + 1 or 3 replica processes on loopback, parts on shared storage (" + storage + "); %d cores, Java %s, %s", rows,
           runs, threads, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
           LocalDate.now());
       System.out.println("# " + context);
-      System.out.println("| Query | Setup | Marshalling | Median ms | QPS | Received MiB | MiB/s | Answer |");
-      System.out.println("|---|---|---|--:|--:|--:|--:|---|");
+      System.out.println("| Table | Query | Setup | Marshalling | Median ms | QPS | Received MiB | MiB/s | Answer |");
+      System.out.println("|---|---|---|---|--:|--:|--:|--:|---|");
       try (QueryRunner runner = new QueryRunner(900)) {
+        for (String table : tables) {
         for (int qi = 0; qi < QUERIES.size(); qi++) {
-          String[] q = QUERIES.get(qi);
+          String[] q = QUERIES.get(qi).clone();
           if (!only.equals("all") && !List.of(only.split(",")).contains(Integer.toString(qi))) {
             continue;
           }
+          q[0] = table + " | " + q[0];
+          q[1] = q[1].replace("FROM hits", "FROM " + table);
           BenchSql.exec(c, "SET enable_parallel_replicas = 0");
           Measured alone = measure(runner, c, q[1], runs);
           print(q[0], "1 node", "-", alone, alone);
@@ -99,8 +125,12 @@ public final class ExchangeBench {
           }
           BenchSql.exec(c, "SET enable_parallel_replicas = 0");
         }
+        }
       }
     } finally {
+      if (s3 != null) {
+        s3.close();
+      }
       for (Process p : nodes) {
         p.getOutputStream().close();
         if (!p.waitFor(30, TimeUnit.SECONDS)) {
