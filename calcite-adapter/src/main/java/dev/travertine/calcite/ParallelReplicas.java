@@ -158,7 +158,7 @@ final class ParallelReplicas {
             if (p != null) {
               NodeExchange.report(p, error);
             }
-          });
+          }, memory);
       BatchIterator it = FragmentRunner.run(split.initiator(), source, cancelCheck, memory, batchSize);
       return new Run(source, snap, it);
     } catch (IOException | RuntimeException e) {

@@ -203,6 +203,17 @@ class ParallelReplicasSqlTest {
   }
 
   @Test @Order(6)
+  void limitsHoldAcrossNodes() throws SQLException {
+    exec(c, "SET enable_parallel_replicas = 1");
+    exec(c, "SET cluster_for_parallel_replicas = 'c'");
+    exec(c, "SET max_memory_usage = 20000");
+    SQLException e = assertThrows(SQLException.class, () -> result("SELECT k, s, count(*) FROM t GROUP BY k, s"));
+    assertTrue(String.valueOf(e.getMessage()).contains("max_memory_usage"), e.getMessage());
+    exec(c, "SET max_memory_usage = 0");
+    check("SELECT k, s, count(*) FROM t GROUP BY k, s"); // every node goes on serving
+  }
+
+  @Test @Order(6)
   void anUnknownClusterIsAClearError() throws SQLException {
     exec(c, "SET enable_parallel_replicas = 1");
     exec(c, "SET cluster_for_parallel_replicas = 'nope'");

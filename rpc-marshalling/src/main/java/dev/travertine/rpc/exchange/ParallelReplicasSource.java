@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A replica that fails before it sent any block gives its tasks back to the others (the
  * initiator reads them if nobody else does); one that fails after, fails the query: its blocks
- * are merged already, and reading its tasks again would count them twice.
+ * are merged already, and reading its tasks again would count them twice. A fragment that fails
+ * on a replica (a limit, bad data) fails the query with the replica's error.
  */
 public final class ParallelReplicasSource implements ScanSource {
   private static final Logger LOG = LoggerFactory.getLogger(ParallelReplicasSource.class);
@@ -63,6 +64,7 @@ public final class ParallelReplicasSource implements ScanSource {
   private final long deadlineMillis;
   private final AtomicLong rowsRead = new AtomicLong();
   private final Health health;
+  private final MemoryTracker memory;
   private volatile Coordinator coordinator;
 
   /** Hears how each replica's call ended: null when it finished, else what went wrong. */
@@ -77,12 +79,19 @@ public final class ParallelReplicasSource implements ScanSource {
    */
   public ParallelReplicasSource(TableSnapshot snapshot, FragmentRequest request, List<ExchangeClient> replicas,
       EngineContext ctx, SessionSettings settings, Runnable cancelCheck, long deadlineMillis) {
-    this(snapshot, request, replicas, ctx, settings, cancelCheck, deadlineMillis, (r, e) -> {});
+    this(snapshot, request, replicas, ctx, settings, cancelCheck, deadlineMillis, (r, e) -> {},
+        new MemoryTracker(settings.getLong(Settings.MAX_MEMORY_USAGE)));
   }
 
+  /**
+   * @param memory the query's budget: the initiator's own share of the replica fragment charges
+   *     its states to it, beside the fragment that finishes the query
+   */
   public ParallelReplicasSource(TableSnapshot snapshot, FragmentRequest request, List<ExchangeClient> replicas,
-      EngineContext ctx, SessionSettings settings, Runnable cancelCheck, long deadlineMillis, Health health) {
+      EngineContext ctx, SessionSettings settings, Runnable cancelCheck, long deadlineMillis, Health health,
+      MemoryTracker memory) {
     this.health = health;
+    this.memory = memory;
     this.snapshot = snapshot;
     this.request = request;
     this.replicas = List.copyOf(replicas);
@@ -212,9 +221,18 @@ public final class ParallelReplicasSource implements ScanSource {
         }
 
         @Override public void onError(Throwable t) {
-          if (!stop.get()) {
-            replicaFailed(replica, describe(t), t);
+          if (stop.get()) {
+            return;
           }
+          if (queryError(t)) {
+            // The fragment itself failed there (a limit, bad data): the query's error, not the node's.
+            health.report(replica, describe(t));
+            over.add(replica);
+            fail(new IOException("Replica " + replica + ": " + ((io.grpc.StatusRuntimeException) t).getStatus()
+                .getDescription(), t));
+            return;
+          }
+          replicaFailed(replica, describe(t), t);
         }
       };
     }
@@ -307,8 +325,8 @@ public final class ParallelReplicasSource implements ScanSource {
           return ParallelReplicasSource.this.workers();
         }
       };
-      try (BatchIterator it = FragmentRunner.run(request.fragment(), source, this::check,
-          new MemoryTracker(settings.getLong(Settings.MAX_MEMORY_USAGE)), (int) settings.getLong(Settings.MAX_BLOCK_SIZE))) {
+      try (BatchIterator it = FragmentRunner.run(request.fragment(), source, this::check, memory,
+          (int) settings.getLong(Settings.MAX_BLOCK_SIZE))) {
         ScanBatch b;
         while (!stop.get() && (b = it.next()) != null) {
           inbox.add(new Inbound(b, null));
@@ -452,6 +470,13 @@ public final class ParallelReplicasSource implements ScanSource {
         }
       }
     }
+  }
+
+  /** Whether a replica's call failed because the fragment failed there (not the node or the link). */
+  static boolean queryError(Throwable t) {
+    return t instanceof io.grpc.StatusRuntimeException s && s.getStatus().getDescription() != null
+        && (s.getStatus().getCode() == io.grpc.Status.Code.INTERNAL
+            || s.getStatus().getCode() == io.grpc.Status.Code.INVALID_ARGUMENT);
   }
 
   static String describe(Throwable t) {
