@@ -133,7 +133,7 @@ public final class NodeExchange implements AutoCloseable {
         t.setDaemon(true);
         return t;
       });
-      runner = new ReplicaRunner(db.context(), db.storageProperties());
+      runner = new ReplicaRunner(db.context(), db.storageProperties(), db.queries());
       try {
         server = ExchangeServer.start(host, port, secret, runner, executor);
       } catch (IOException | RuntimeException e) {

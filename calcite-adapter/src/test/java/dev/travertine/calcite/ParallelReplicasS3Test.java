@@ -75,6 +75,10 @@ class ParallelReplicasS3Test {
             + "WHERE event = 'ParallelReplicasReadTasksOnReplicas'")) - tasks0;
         assertTrue(tasks > 0, "the replica read no task");
         assertEquals("ok", one(c, "SELECT state FROM system.clusters WHERE replica_num = 2"));
+        // The replica's share of each query shows in its own query log, under the initiating user.
+        String initiatorQueries = one(replica, "SELECT count(*) FROM system.query_log "
+            + "WHERE query LIKE 'parallel replica of query % on table t' AND \"user\" = 'default' AND exception IS NULL");
+        assertTrue(Long.parseLong(initiatorQueries) >= queries.size(), initiatorQueries);
       }
     }
   }

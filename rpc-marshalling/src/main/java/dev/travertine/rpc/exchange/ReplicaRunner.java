@@ -58,13 +58,24 @@ public final class ReplicaRunner implements AutoCloseable {
 
   private final EngineContext ctx;
   private final Map<String, String> storage;
+  private final dev.travertine.mergetree.query.QueryRegistry queries;
   private final Map<String, FileIO> ios = new ConcurrentHashMap<>();
   private final Map<String, PartRef> parts = new ConcurrentHashMap<>();
 
   /** @param storage the node's storage properties (credentials of S3, HDFS settings) */
   public ReplicaRunner(EngineContext ctx, Map<String, String> storage) {
+    this(ctx, storage, null);
+  }
+
+  /**
+   * @param queries where this node's fragments of other nodes' queries show (system.processes,
+   *     system.query_log) and can be killed; null: nowhere
+   */
+  public ReplicaRunner(EngineContext ctx, Map<String, String> storage,
+      dev.travertine.mergetree.query.QueryRegistry queries) {
     this.ctx = ctx;
     this.storage = Map.copyOf(storage);
+    this.queries = queries;
   }
 
   private PartRef part(String location, PartInfo info) {
@@ -100,6 +111,29 @@ public final class ReplicaRunner implements AutoCloseable {
    * output to {@code sink}.
    */
   public Stats run(FragmentRequest r, TaskFeed feed, BlockSink sink, Runnable cancelCheck) throws IOException {
+    if (queries == null) {
+      return runFragment(r, feed, sink, cancelCheck);
+    }
+    dev.travertine.mergetree.query.QueryContext q = queries.begin(r.user(),
+        "parallel replica of query " + r.queryId() + " on table " + r.definition().name());
+    Throwable error = null;
+    try {
+      Stats st = runFragment(r, feed, sink, () -> {
+        cancelCheck.run();
+        q.checkCancelled();
+      });
+      q.addReadRows(st.rows());
+      return st;
+    } catch (IOException | RuntimeException | Error e) {
+      error = e;
+      throw e;
+    } finally {
+      queries.finish(q, error);
+    }
+  }
+
+  private Stats runFragment(FragmentRequest r, TaskFeed feed, BlockSink sink, Runnable cancelCheck)
+      throws IOException {
     SessionSettings s = settings(r.settings());
     List<PartRef> refs = new ArrayList<>();
     for (PartInfo info : r.parts()) {
