@@ -66,6 +66,11 @@ public final class SystemSchema extends AbstractSchema {
     @Override public Enumerable<Object[]> scan(DataContext root) {
       return Linq4j.asEnumerable(rows.get());
     }
+
+    /** JDBC metadata lists them as SYSTEM TABLE: tools that list (and drop) TABLEs leave them alone. */
+    @Override public org.apache.calcite.schema.Schema.TableType getJdbcTableType() {
+      return org.apache.calcite.schema.Schema.TableType.SYSTEM_TABLE;
+    }
   }
 
   @Override protected Map<String, Table> getTableMap() {
