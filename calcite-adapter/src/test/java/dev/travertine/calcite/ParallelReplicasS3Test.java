@@ -67,12 +67,17 @@ class ParallelReplicasS3Test {
         exec(c, "SET cluster_for_parallel_replicas = 'pair'");
         long tasks0 = Long.parseLong(one(c, "SELECT coalesce(max(\"value\"), 0) FROM system.events "
             + "WHERE event = 'ParallelReplicasReadTasksOnReplicas'"));
-        for (int i = 0; i < queries.size(); i++) {
-          assertEquals(local.get(i), sorted(JdbcTestSupport.rowsRounded(c, queries.get(i)), queries.get(i)),
-              queries.get(i));
+        // Tasks go to whoever asks first: the answers must be right every time, and within a few
+        // rounds the replica must have read some.
+        long tasks = 0;
+        for (int round = 0; round < 5 && tasks == 0; round++) {
+          for (int i = 0; i < queries.size(); i++) {
+            assertEquals(local.get(i), sorted(JdbcTestSupport.rowsRounded(c, queries.get(i)), queries.get(i)),
+                queries.get(i));
+          }
+          tasks = Long.parseLong(one(c, "SELECT coalesce(max(\"value\"), 0) FROM system.events "
+              + "WHERE event = 'ParallelReplicasReadTasksOnReplicas'")) - tasks0;
         }
-        long tasks = Long.parseLong(one(c, "SELECT coalesce(max(\"value\"), 0) FROM system.events "
-            + "WHERE event = 'ParallelReplicasReadTasksOnReplicas'")) - tasks0;
         assertTrue(tasks > 0, "the replica read no task");
         assertEquals("ok", one(c, "SELECT state FROM system.clusters WHERE replica_num = 2"));
         // The replica's share of each query shows in its own query log, under the initiating user.

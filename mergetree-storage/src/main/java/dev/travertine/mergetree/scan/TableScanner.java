@@ -8,8 +8,6 @@ import dev.travertine.mergetree.block.IntSort;
 import dev.travertine.mergetree.block.Vectors;
 import dev.travertine.mergetree.mutation.CompiledMutation;
 import dev.travertine.mergetree.mutation.Mutations;
-import dev.travertine.mergetree.part.PartReader;
-import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.part.RowFilter;
 import dev.travertine.mergetree.part.PartWriter;
 import dev.travertine.mergetree.schema.TableSchema;
@@ -21,7 +19,6 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -31,9 +28,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
 import org.apache.hadoop.hive.ql.io.sarg.SearchArgument;
-import org.apache.orc.Reader;
-import org.apache.orc.RecordReader;
-import org.apache.orc.StripeInformation;
 
 /**
  * Executes a scan over a snapshot: reads the planned parts' ORC files (only the requested
@@ -45,41 +39,19 @@ import org.apache.orc.StripeInformation;
  * consumer; close it when done.
  */
 public final class TableScanner implements AutoCloseable {
-  private final TableSnapshot snapshot;
-  private final ScanRequest request;
-  private final EngineContext ctx;
+  final TableSnapshot snapshot;
+  final ScanRequest request;
+  final EngineContext ctx;
   private final ScanPlan plan;
-  private final TableSchema schema;
-  private final boolean[] include;
-  private final SearchArgument sarg;
-  private final String[] columnNames;
-  private final org.apache.orc.TypeDescription orcSchema;
-  private final AtomicLong rowsRead = new AtomicLong();
+  final TableSchema schema;
+  final boolean[] include;
+  final SearchArgument sarg;
+  final String[] columnNames;
+  final org.apache.orc.TypeDescription orcSchema;
+  final AtomicLong rowsRead = new AtomicLong();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Producer producer;
   private long emitted;
-
-  /** A stream of batches from one task. */
-  private interface Source extends AutoCloseable {
-    ScanBatch next() throws IOException;
-
-    /**
-     * Starts reading ahead (remote parts): the next tasks of a thread, while it decodes this one.
-     * False when the prefetch memory budget is used up (the caller tries again later); true when
-     * the task is being read ahead, has nothing to read ahead, or is not to be prefetched.
-     */
-    default boolean prefetch() {
-      return true;
-    }
-
-    /** The bytes a prefetch of this task fetches (0 when it is not fetched ahead). */
-    default long readBytes() {
-      return 0;
-    }
-
-    @Override
-    void close() throws IOException;
-  }
 
   private interface Producer extends AutoCloseable {
     ScanBatch next() throws IOException;
@@ -251,16 +223,16 @@ public final class TableScanner implements AutoCloseable {
     return stripeTasks(plan, true).stream().map(StripeTask::key).toList();
   }
 
-  private List<Source> allSources(boolean splitStripes) {
-    List<Source> out = new ArrayList<>();
+  private List<TaskSource> allSources(boolean splitStripes) {
+    List<TaskSource> out = new ArrayList<>();
     for (StripeTask t : stripeTasks(plan, splitStripes)) {
-      out.add(new PartSource(t.task(), t.stripe()));
+      out.add(new PartSource(this, t.task(), t.stripe()));
     }
     out.addAll(bufferSources());
     return out;
   }
 
-  private List<Source> bufferSources() {
+  private List<TaskSource> bufferSources() {
     return snapshot.buffered().isEmpty() ? List.of() : List.of(new BufferSource(snapshot.buffered()));
   }
 
@@ -269,7 +241,7 @@ public final class TableScanner implements AutoCloseable {
    * a placeholder vector would be grown to the batch size on every batch), no larger than the
    * part: a part of a few rows does not allocate vectors of a whole batch.
    */
-  private VectorizedRowBatch newReadBatch(long partRows) {
+  VectorizedRowBatch newReadBatch(long partRows) {
     var children = orcSchema.getChildren();
     int size = (int) Math.max(1, Math.min(request.batchSize(), partRows));
     VectorizedRowBatch b = new VectorizedRowBatch(children.size(), size);
@@ -293,7 +265,7 @@ public final class TableScanner implements AutoCloseable {
   }
 
   /** Applies a part's pending mutations (if any), then the scan's filter. */
-  private ScanBatch filtered(ColumnVector[] cols, int n, List<CompiledMutation> mutations) {
+  ScanBatch filtered(ColumnVector[] cols, int n, List<CompiledMutation> mutations) {
     int[] sel = new int[n];
     int m = Mutations.selectAll(mutations, cols, n, sel);
     if (request.filter() != null) {
@@ -306,7 +278,7 @@ public final class TableScanner implements AutoCloseable {
    * The request's PREWHERE combined with the scan's pushed filter, which runs first (PREWHERE's
    * expression must not see rows the pushed filter excludes); null without a PREWHERE.
    */
-  private RowFilter prewhere() {
+  RowFilter prewhere() {
     RowFilter p = request.prewhere();
     Predicate pushed = request.filter();
     if (p == null || pushed == null) {
@@ -334,9 +306,9 @@ public final class TableScanner implements AutoCloseable {
   private static final long SERVER_PREFETCH_LIMIT = 4L << 30;
   private static final AtomicLong SERVER_PREFETCHED = new AtomicLong();
   private final AtomicLong queryPrefetched = new AtomicLong();
-  private final PrefetchWindow window;
+  final PrefetchWindow window;
 
-  private boolean reserve(long bytes) {
+  boolean reserve(long bytes) {
     if (queryPrefetched.addAndGet(bytes) > request.read().prefetchMaxBytes()) {
       queryPrefetched.addAndGet(-bytes);
       return false;
@@ -349,294 +321,13 @@ public final class TableScanner implements AutoCloseable {
     return true;
   }
 
-  private void unreserve(long bytes) {
+  void unreserve(long bytes) {
     queryPrefetched.addAndGet(-bytes);
     SERVER_PREFETCHED.addAndGet(-bytes);
   }
 
-  /**
-   * What a prefetched task holds at least, whatever its columns' share of the part: the stripe's
-   * footer and row index, the reader's buffers and its first decoded batch. Counted against the
-   * memory budget and the window's bytes, so tasks of (almost) no column bytes cannot make a scan
-   * prefetch without bound.
-   */
-  private static final long MIN_PREFETCH_BYTES = 256 << 10;
-
-  /** A part stripe opened (and its first batch read) ahead of use on the IO pool. */
-  private record Opened(PartReader rows, VectorizedRowBatch first) {}
-
-  /** Reads one part (or one stripe of it). */
-  private final class PartSource implements Source {
-    private final ScanPlan.PartTask task;
-    private final int stripe;
-    private final List<CompiledMutation> mutations;
-    private PartReader rows;
-    private VectorizedRowBatch pending;
-    private CompletableFuture<Opened> ahead;
-    private volatile long aheadSince;
-    /** When the first batch went to the scan (nanoTime), or -1: how long the scan spends on this task. */
-    private long started = -1;
-    private long reserved;
-    private boolean prefetchTried;
-    private boolean overBudgetCounted;
-    private long readBytes = -1;
-    private boolean done;
-    /** The task's use of the decoded-column cache (null: none); see {@link #cached()}. */
-    private CachedTask cached;
-    private boolean cacheLooked;
-
-    PartSource(ScanPlan.PartTask task, int stripe) {
-      this.task = task;
-      this.stripe = stripe;
-      this.mutations = snapshot.pendingFor(task.part());
-    }
-
-    /**
-     * The task's use of the decoded-column cache, looked up once, before anything is read (the
-     * reader decodes only the columns it does not get from there); null when it is not used.
-     */
-    private CachedTask cached() {
-      if (!cacheLooked) {
-        cacheLooked = true;
-        // Pending mutations rewrite the vectors they apply to: such a part neither uses nor fills the cache.
-        if (request.read().uncompressedCache() && mutations.isEmpty()) {
-          cached = CachedTask.plan(ctx.columnCache(), task, stripe, schema, orcSchema, include,
-              (int) Math.max(1, Math.min(request.batchSize(), task.part().info().rows())), ctx.events());
-        }
-      }
-      return cached;
-    }
-
-    /** The next batch of a task whose columns all come from the cache. */
-    private ScanBatch nextCached(CachedTask c) throws IOException {
-      ColumnVector[] cols;
-      while ((cols = c.nextCached()) != null) {
-        ScanBatch b = cachedBatch(c, cols);
-        if (b != null) {
-          return b;
-        }
-      }
-      done = true;
-      close();
-      return null;
-    }
-
-    /**
-     * A batch of a task that uses the cache: its rows in the task's selected granules (every row of
-     * a task read from the reader), counted as read, filtered; null when no row is selected.
-     */
-    private ScanBatch cachedBatch(CachedTask c, ColumnVector[] cols) {
-      int[] sel = new int[c.size()];
-      int m = c.select(sel);
-      if (m == 0) {
-        return null;
-      }
-      rowsRead.addAndGet(m);
-      if (request.filter() != null) {
-        m = request.filter().filter(cols, sel, m);
-      }
-      return new ScanBatch(cols, sel, m);
-    }
-
-    private void finishCached(CachedTask c) throws IOException {
-      try {
-        c.finish();
-      } catch (IllegalStateException e) {
-        throw failure(e);
-      }
-    }
-
-    private IOException failure(Throwable e) {
-      return new IOException("Cannot read part " + task.part().name() + " of table " + snapshot.definition().name()
-          + ": " + e.getMessage(), e);
-    }
-
-    private PartReader openReader() throws IOException {
-      PartRef p = task.part();
-      long offset = 0;
-      long length = -1;
-      if (stripe >= 0) {
-        StripeInformation si = p.stripes().get(stripe);
-        offset = si.getOffset();
-        length = si.getLength();
-      }
-      ReadSettings r = request.read();
-      CachedTask c = cached; // looked up before any read; a task using the cache reads whole, without skipping
-      // PREWHERE only for a task that neither fills the cache (it must read every row) nor applies
-      // pending mutations (they look at every row).
-      RowFilter prewhere = c == null && mutations.isEmpty() ? prewhere() : null;
-      return PartReader.open(p, schema, c != null ? c.readInclude() : include,
-          task.granules() != null && c == null ? sarg : null, columnNames, offset, length,
-          new dev.travertine.io.hadoop.FileIOFileSystem.ReadOptions(r.coalesceDistance(), r.coalesceMaxBytes(),
-              r.maxRequestBytes(), r.cache()), prewhere);
-    }
-
-    /** The rows the reader filtered so far (counted as read). */
-    private long filteredCounted;
-
-    @Override
-    public synchronized boolean prefetch() {
-      PartRef p = task.part();
-      if (prefetchTried || rows != null || done || !request.read().prefetch() || !p.remote()) {
-        return true;
-      }
-      CachedTask c = cached();
-      if (c != null && c.allCached()) {
-        return true; // nothing to fetch
-      }
-      long bytes = readBytes();
-      if (!reserve(bytes)) {
-        if (!overBudgetCounted) {
-          overBudgetCounted = true;
-          ctx.events().add(EngineEvents.PREFETCHES_OVER_BUDGET, 1);
-        }
-        return false;
-      }
-      prefetchTried = true;
-      reserved = bytes;
-      ctx.events().add(EngineEvents.PREFETCHES, 1);
-      ahead = CompletableFuture.supplyAsync(() -> {
-        aheadSince = System.nanoTime(); // the fetch, not the wait for a thread of the pool
-        try {
-          PartReader r = openReader();
-          VectorizedRowBatch b = c != null ? c.newBatch() : newReadBatch(task.part().info().rows());
-          return new Opened(r, r.next(b) ? b : null);
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      }, dev.travertine.io.IoPool.prefetchExecutor());
-      return true;
-    }
-
-    /**
-     * The included columns' share of the stripe (or part), and at least {@link #MIN_PREFETCH_BYTES},
-     * for remote parts; 0 for local ones.
-     */
-    @Override
-    public synchronized long readBytes() {
-      if (readBytes < 0) {
-        CachedTask c = cached();
-        readBytes = !task.part().remote() || c != null && c.allCached() ? 0
-            : Math.max(MIN_PREFETCH_BYTES, task.part().bytesToRead(schema, c != null ? c.readInclude() : include,
-                stripe));
-      }
-      return readBytes;
-    }
-
-    @Override
-    public synchronized ScanBatch next() throws IOException {
-      if (done) {
-        return null;
-      }
-      CachedTask c = cached();
-      if (c != null && c.allCached()) {
-        return nextCached(c);
-      }
-      VectorizedRowBatch batch;
-      if (rows == null) {
-        if (ahead != null) {
-          boolean arrived = ahead.isDone();
-          ctx.events().add(arrived ? EngineEvents.PREFETCHED_READS : EngineEvents.UNPREFETCHED_READS, 1);
-          Opened o;
-          try {
-            o = ahead.join();
-          } catch (java.util.concurrent.CompletionException e) {
-            throw failure(e.getCause() instanceof java.io.UncheckedIOException u ? u.getCause() : e.getCause());
-          } finally {
-            ahead = null;
-          }
-          window.used(arrived, System.nanoTime() - aheadSince);
-          rows = o.rows();
-          pending = o.first();
-          if (pending == null) {
-            done = true;
-            if (c != null) {
-              finishCached(c);
-            }
-            close();
-            return null;
-          }
-        } else {
-          try {
-            rows = openReader();
-          } catch (IOException | RuntimeException e) {
-            throw failure(e);
-          }
-        }
-      }
-      if (pending != null) {
-        batch = pending;
-        pending = null;
-      } else {
-        batch = c != null ? c.newBatch() : newReadBatch(task.part().info().rows());
-        if (!rows.next(batch)) {
-          done = true;
-          if (started >= 0) {
-            window.consumed(System.nanoTime() - started);
-          }
-          if (c != null) {
-            finishCached(c);
-          }
-          close();
-          return null;
-        }
-      }
-      if (started < 0) {
-        started = System.nanoTime();
-      }
-      if (c != null) {
-        ColumnVector[] cols;
-        try {
-          cols = c.combine(batch);
-        } catch (IllegalStateException e) {
-          throw failure(e);
-        }
-        // A task that fills the cache reads its stripe whole, also the batches of granules it
-        // skips: those hand on no row (an empty batch, not the end of the task).
-        ScanBatch b = cachedBatch(c, cols);
-        return b != null ? b : new ScanBatch(cols, new int[0], 0);
-      }
-      if (rows.rowFiltered() && batch.selectedInUse) {
-        // PREWHERE ran in the reader, the scan's own filter first: the batch holds the rows that pass.
-        long f = rows.filteredRows();
-        rowsRead.addAndGet(f - filteredCounted);
-        filteredCounted = f;
-        return new ScanBatch(batch.cols, java.util.Arrays.copyOf(batch.selected, batch.size), batch.size);
-      }
-      rowsRead.addAndGet(batch.size);
-      return filtered(batch.cols, batch.size, mutations);
-    }
-
-    @Override
-    public synchronized void close() throws IOException {
-      if (cached != null) {
-        cached.abandon(); // after finish(): nothing left to drop
-      }
-      if (ahead != null) {
-        // Prefetched but never used (LIMIT, an error): close it when it arrives.
-        ctx.events().add(EngineEvents.UNUSED_PREFETCH_BYTES, reserved);
-        ahead.thenAccept(o -> {
-          try {
-            o.rows().close();
-          } catch (IOException e) {
-            // nothing read from it
-          }
-        });
-        ahead = null;
-      }
-      if (reserved > 0) {
-        unreserve(reserved);
-        reserved = 0;
-      }
-      if (rows != null) {
-        rows.close();
-        rows = null;
-      }
-    }
-  }
-
   /** Reads the insert buffer's blocks chunk by chunk (they are immutable). */
-  private final class BufferSource implements Source {
+  private final class BufferSource implements TaskSource {
     private final List<VectorizedRowBatch> chunks = new ArrayList<>();
     private int i;
 
@@ -677,14 +368,14 @@ public final class TableScanner implements AutoCloseable {
   private Producer unordered() {
     int threads = Math.max(1, request.maxThreads());
     if (request.tasks() != null) {
-      java.util.Map<String, Source> fed = new java.util.LinkedHashMap<>();
+      java.util.Map<String, TaskSource> fed = new java.util.LinkedHashMap<>();
       for (StripeTask t : stripeTasks(plan, true)) {
-        fed.put(t.key(), new PartSource(t.task(), t.stripe()));
+        fed.put(t.key(), new PartSource(this, t.task(), t.stripe()));
       }
       return new ParallelProducer(bufferSources(), threads, request.tasks(), fed);
     }
     // One task per stripe also for a single thread when prefetching, so there is a next task to fetch.
-    List<Source> sources = allSources(threads > 1 || request.read().prefetch());
+    List<TaskSource> sources = allSources(threads > 1 || request.read().prefetch());
     if (threads == 1 || sources.size() <= 1) {
       return new SequentialProducer(sources);
     }
@@ -692,14 +383,14 @@ public final class TableScanner implements AutoCloseable {
   }
 
   private final class SequentialProducer implements Producer {
-    private final List<Source> sources;
+    private final List<TaskSource> sources;
     private int i;
     /** Sources before this one (and after {@code i}) are being read ahead. */
     private int prefetched = 1;
     /** The bytes of sources {@code i + 1 .. prefetched - 1}. */
     private long bytesAhead;
 
-    SequentialProducer(List<Source> sources) {
+    SequentialProducer(List<TaskSource> sources) {
       this.sources = sources;
     }
 
@@ -736,25 +427,25 @@ public final class TableScanner implements AutoCloseable {
   private final class ParallelProducer implements Producer {
     private final Object end = new Object();
     private final BlockingQueue<Object> out;
-    private final ConcurrentLinkedQueue<Source> todo;
-    private final List<Source> all;
+    private final ConcurrentLinkedQueue<TaskSource> todo;
+    private final List<TaskSource> all;
     private final List<Future<?>> workers = new ArrayList<>();
     private final AtomicInteger running;
     private final AtomicBoolean stop = new AtomicBoolean();
     private int ended;
     /** Where further tasks come from (null: none), and the tasks it may name, by key. */
     private final TaskFeed feed;
-    private final java.util.Map<String, Source> fed;
+    private final java.util.Map<String, TaskSource> fed;
     private boolean feedEnded;
 
-    ParallelProducer(List<Source> sources, int threads) {
+    ParallelProducer(List<TaskSource> sources, int threads) {
       this(sources, threads, null, java.util.Map.of());
     }
 
-    ParallelProducer(List<Source> sources, int threads, TaskFeed feed, java.util.Map<String, Source> fed) {
+    ParallelProducer(List<TaskSource> sources, int threads, TaskFeed feed, java.util.Map<String, TaskSource> fed) {
       this.feed = feed;
       this.fed = fed;
-      List<Source> everything = new ArrayList<>(sources);
+      List<TaskSource> everything = new ArrayList<>(sources);
       everything.addAll(fed.values());
       this.all = everything;
       this.todo = new ConcurrentLinkedQueue<>(sources);
@@ -768,18 +459,18 @@ public final class TableScanner implements AutoCloseable {
     private void work() {
       try {
         BatchStage stage = request.stages() == null ? null : request.stages().create();
-        Source s;
+        TaskSource s;
         while (!stop.get() && (s = poll()) != null) {
           int n = 0;
           long bytes = 0;
-          for (Source next : todo) { // the queue's next tasks are fetched while this one is decoded
+          for (TaskSource next : todo) { // the queue's next tasks are fetched while this one is decoded
             if (stop.get() || !window.wantsMore(n, bytes) || !next.prefetch()) {
               break;
             }
             n++;
             bytes += next.readBytes();
           }
-          try (Source src = s) {
+          try (TaskSource src = s) {
             ScanBatch b;
             while (!stop.get() && (b = src.next()) != null) {
               if (b.size() > 0 && stage != null) {
@@ -800,8 +491,8 @@ public final class TableScanner implements AutoCloseable {
     }
 
     /** The next task: from the queue, else the next ones from the feed. */
-    private Source poll() throws IOException {
-      Source s = todo.poll();
+    private TaskSource poll() throws IOException {
+      TaskSource s = todo.poll();
       if (s != null || feed == null) {
         return s;
       }
@@ -810,7 +501,7 @@ public final class TableScanner implements AutoCloseable {
           List<String> keys = feed.next();
           feedEnded = keys.isEmpty();
           for (String k : keys) {
-            Source x = fed.remove(k);
+            TaskSource x = fed.remove(k);
             if (x == null) {
               throw new IOException("Read task " + k + " is not one of this scan's (or was handed out twice)");
             }
@@ -892,17 +583,17 @@ public final class TableScanner implements AutoCloseable {
   private final class OrderedProducer implements Producer {
     private final int[] key = snapshot.definition().sortKeyIndexes();
     private final TypeKind[] kinds = new TypeKind[key.length];
-    private final List<Source> sources = new ArrayList<>();
+    private final List<TaskSource> sources = new ArrayList<>();
     private final PriorityQueue<Cursor> heap;
     private boolean started;
 
     private final class Cursor {
-      final Source source;
+      final TaskSource source;
       final int order;
       ScanBatch batch;
       int k;
 
-      Cursor(Source source, int order) {
+      Cursor(TaskSource source, int order) {
         this.source = source;
         this.order = order;
       }
@@ -938,15 +629,15 @@ public final class TableScanner implements AutoCloseable {
         return Integer.compare(a.order, b.order);
       });
       for (ScanPlan.PartTask t : plan.tasks()) {
-        sources.add(new PartSource(t, -1));
+        sources.add(new PartSource(TableScanner.this, t, -1));
       }
-      sources.forEach(Source::prefetch); // every part is read at once by the merge
+      sources.forEach(TaskSource::prefetch); // every part is read at once by the merge
       if (!snapshot.buffered().isEmpty()) {
         sources.add(sortedBuffer());
       }
     }
 
-    private Source sortedBuffer() {
+    private TaskSource sortedBuffer() {
       Block rows = new Block(schema);
       for (Block b : snapshot.buffered()) {
         for (VectorizedRowBatch c : b.chunks()) {
@@ -972,7 +663,7 @@ public final class TableScanner implements AutoCloseable {
       for (int r : order) {
         sorted.appendFrom(rows.chunks().get(r >>> Block.CHUNK_SHIFT).cols, Block.pos(r));
       }
-      return new Source() {
+      return new TaskSource() {
         int i;
 
         @Override
@@ -1030,9 +721,9 @@ public final class TableScanner implements AutoCloseable {
   }
 
   /** Closes every source, so each gives its prefetch budget back, and throws the first failure. */
-  private static void closeAll(List<Source> sources) throws IOException {
+  private static void closeAll(List<TaskSource> sources) throws IOException {
     IOException first = null;
-    for (Source s : sources) {
+    for (TaskSource s : sources) {
       try {
         s.close();
       } catch (IOException e) {

@@ -261,6 +261,11 @@ class ParallelReplicasTest {
   }
 
   @Test void aggregatesEqualTheInitiatorAlone() throws IOException {
+    int tasks;
+    try (TableSnapshot snap = table.snapshot()) {
+      tasks = TableScanner.taskKeys(snap, null, true).size();
+    }
+    Map<String, Integer> readByReplicas = new java.util.HashMap<>();
     for (Fragment f : List.of(groupByString(), groupByKeyFiltered(), total())) {
       List<String> expected = sorted(alone(f));
       assertTrue(expected.size() >= 1);
@@ -268,16 +273,16 @@ class ParallelReplicasTest {
         for (String codec : new String[] {"lz4", "zstd", "none"}) {
           assertEquals(expected, sorted(distributed(f, clients, settings(parallel, codec), () -> {})),
               f.steps() + " parallel marshalling " + parallel + ", " + codec);
+          Map<String, Integer> handed = source.coordinator().handedOut();
+          assertEquals(tasks, handed.values().stream().mapToInt(Integer::intValue).sum(), "every task once: " + handed);
+          handed.forEach((k, v) -> readByReplicas.merge(k, v, Integer::sum));
         }
       }
-      Map<String, Integer> handed = source.coordinator().handedOut();
-      int tasks = handed.values().stream().mapToInt(Integer::intValue).sum();
-      try (TableSnapshot snap = table.snapshot()) {
-        assertEquals(TableScanner.taskKeys(snap, null, true).size(), tasks, "every task once: " + handed);
-      }
-      for (ExchangeClient c : clients) {
-        assertTrue(handed.getOrDefault(c.address(), 0) > 0, "replica " + c.address() + " read nothing: " + handed);
-      }
+    }
+    // Which node reads which task is decided on demand; over 18 queries every replica reads some.
+    for (ExchangeClient c : clients) {
+      assertTrue(readByReplicas.getOrDefault(c.address(), 0) > 0, "replica " + c.address() + " read nothing: "
+          + readByReplicas);
     }
   }
 
@@ -412,16 +417,22 @@ class ParallelReplicasTest {
   @Test void aReplicaThatDiesOrStallsHoldingTasksLosesNothing() throws IOException {
     List<String> expected = sorted(alone(groupByKeyFiltered()));
     for (Fault f : List.of(Fault.DIES, Fault.STALLS)) {
-      try (FakeReplica fake = new FakeReplica(f);
-          ExchangeClient client = new ExchangeClient("127.0.0.1", fake.server.getPort(), SECRET)) {
-        SessionSettings s = settings(true, "lz4");
-        s.set("receive_timeout", "1");
-        long t0 = System.nanoTime();
-        assertEquals(expected, sorted(distributed(groupByKeyFiltered(), List.of(clients.get(0), client), s, () -> {})),
-            f.toString());
-        assertTrue(fake.tasksTaken.get() > 0, f + ": the fake replica took no task");
-        assertTrue(System.nanoTime() - t0 < 30_000_000_000L, f + ": took too long");
+      // Whether the fake asks before the others have taken every task is a race: the answer must
+      // be right every time, and within a few tries the fake must have held tasks when it failed.
+      int tookTasks = 0;
+      for (int attempt = 0; attempt < 6 && tookTasks == 0; attempt++) {
+        try (FakeReplica fake = new FakeReplica(f);
+            ExchangeClient client = new ExchangeClient("127.0.0.1", fake.server.getPort(), SECRET)) {
+          SessionSettings s = settings(true, "lz4");
+          s.set("receive_timeout", "1");
+          long t0 = System.nanoTime();
+          assertEquals(expected, sorted(distributed(groupByKeyFiltered(), List.of(clients.get(0), client), s,
+              () -> {})), f.toString());
+          assertTrue(System.nanoTime() - t0 < 30_000_000_000L, f + ": took too long");
+          tookTasks = fake.tasksTaken.get();
+        }
       }
+      assertTrue(tookTasks > 0, f + ": the fake replica never held a task");
     }
   }
 

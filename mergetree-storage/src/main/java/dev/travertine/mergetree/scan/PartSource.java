@@ -1,0 +1,299 @@
+package dev.travertine.mergetree.scan;
+
+import dev.travertine.mergetree.EngineEvents;
+import dev.travertine.mergetree.mutation.CompiledMutation;
+import dev.travertine.mergetree.part.PartReader;
+import dev.travertine.mergetree.part.PartRef;
+import dev.travertine.mergetree.part.RowFilter;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
+import org.apache.orc.StripeInformation;
+
+/**
+ * Reads one part (or one stripe of it) for a {@link TableScanner}: from the decoded-column cache
+ * where it can, else through a {@link PartReader} opened now or ahead of use (prefetch).
+ */
+final class PartSource implements TaskSource {
+  /**
+   * What a prefetched task holds at least, whatever its columns' share of the part: the stripe's
+   * footer and row index, the reader's buffers and its first decoded batch. Counted against the
+   * memory budget and the window's bytes, so tasks of (almost) no column bytes cannot make a scan
+   * prefetch without bound.
+   */
+  static final long MIN_PREFETCH_BYTES = 256 << 10;
+
+  /** A part stripe opened (and its first batch read) ahead of use on the IO pool. */
+  private record Opened(PartReader rows, VectorizedRowBatch first) {}
+
+  private final TableScanner scan;
+  private final ScanPlan.PartTask task;
+  private final int stripe;
+  private final List<CompiledMutation> mutations;
+  private PartReader rows;
+  private VectorizedRowBatch pending;
+  private CompletableFuture<Opened> ahead;
+  private volatile long aheadSince;
+  /** When the first batch went to the scan (nanoTime), or -1: how long the scan spends on this task. */
+  private long started = -1;
+  private long reserved;
+  private boolean prefetchTried;
+  private boolean overBudgetCounted;
+  private long readBytes = -1;
+  private boolean done;
+  /** The task's use of the decoded-column cache (null: none); see {@link #cached()}. */
+  private CachedTask cached;
+  private boolean cacheLooked;
+
+  PartSource(TableScanner scan, ScanPlan.PartTask task, int stripe) {
+    this.scan = scan;
+    this.task = task;
+    this.stripe = stripe;
+    this.mutations = scan.snapshot.pendingFor(task.part());
+  }
+
+  /**
+   * The task's use of the decoded-column cache, looked up once, before anything is read (the
+   * reader decodes only the columns it does not get from there); null when it is not used.
+   */
+  private CachedTask cached() {
+    if (!cacheLooked) {
+      cacheLooked = true;
+      // Pending mutations rewrite the vectors they apply to: such a part neither uses nor fills the cache.
+      if (scan.request.read().uncompressedCache() && mutations.isEmpty()) {
+        cached = CachedTask.plan(scan.ctx.columnCache(), task, stripe, scan.schema, scan.orcSchema, scan.include,
+            (int) Math.max(1, Math.min(scan.request.batchSize(), task.part().info().rows())), scan.ctx.events());
+      }
+    }
+    return cached;
+  }
+
+  /** The next batch of a task whose columns all come from the cache. */
+  private ScanBatch nextCached(CachedTask c) throws IOException {
+    ColumnVector[] cols;
+    while ((cols = c.nextCached()) != null) {
+      ScanBatch b = cachedBatch(c, cols);
+      if (b != null) {
+        return b;
+      }
+    }
+    done = true;
+    close();
+    return null;
+  }
+
+  /**
+   * A batch of a task that uses the cache: its rows in the task's selected granules (every row of
+   * a task read from the reader), counted as read, filtered; null when no row is selected.
+   */
+  private ScanBatch cachedBatch(CachedTask c, ColumnVector[] cols) {
+    int[] sel = new int[c.size()];
+    int m = c.select(sel);
+    if (m == 0) {
+      return null;
+    }
+    scan.rowsRead.addAndGet(m);
+    if (scan.request.filter() != null) {
+      m = scan.request.filter().filter(cols, sel, m);
+    }
+    return new ScanBatch(cols, sel, m);
+  }
+
+  private void finishCached(CachedTask c) throws IOException {
+    try {
+      c.finish();
+    } catch (IllegalStateException e) {
+      throw failure(e);
+    }
+  }
+
+  private IOException failure(Throwable e) {
+    return new IOException("Cannot read part " + task.part().name() + " of table " + scan.snapshot.definition().name()
+        + ": " + e.getMessage(), e);
+  }
+
+  private PartReader openReader() throws IOException {
+    PartRef p = task.part();
+    long offset = 0;
+    long length = -1;
+    if (stripe >= 0) {
+      StripeInformation si = p.stripes().get(stripe);
+      offset = si.getOffset();
+      length = si.getLength();
+    }
+    ReadSettings r = scan.request.read();
+    CachedTask c = cached; // looked up before any read; a task using the cache reads whole, without skipping
+    // PREWHERE only for a task that neither fills the cache (it must read every row) nor applies
+    // pending mutations (they look at every row).
+    RowFilter prewhere = c == null && mutations.isEmpty() ? scan.prewhere() : null;
+    return PartReader.open(p, scan.schema, c != null ? c.readInclude() : scan.include,
+        task.granules() != null && c == null ? scan.sarg : null, scan.columnNames, offset, length,
+        new dev.travertine.io.hadoop.FileIOFileSystem.ReadOptions(r.coalesceDistance(), r.coalesceMaxBytes(),
+            r.maxRequestBytes(), r.cache()), prewhere);
+  }
+
+  /** The rows the reader filtered so far (counted as read). */
+  private long filteredCounted;
+
+  @Override
+  public synchronized boolean prefetch() {
+    PartRef p = task.part();
+    if (prefetchTried || rows != null || done || !scan.request.read().prefetch() || !p.remote()) {
+      return true;
+    }
+    CachedTask c = cached();
+    if (c != null && c.allCached()) {
+      return true; // nothing to fetch
+    }
+    long bytes = readBytes();
+    if (!scan.reserve(bytes)) {
+      if (!overBudgetCounted) {
+        overBudgetCounted = true;
+        scan.ctx.events().add(EngineEvents.PREFETCHES_OVER_BUDGET, 1);
+      }
+      return false;
+    }
+    prefetchTried = true;
+    reserved = bytes;
+    scan.ctx.events().add(EngineEvents.PREFETCHES, 1);
+    ahead = CompletableFuture.supplyAsync(() -> {
+      aheadSince = System.nanoTime(); // the fetch, not the wait for a thread of the pool
+      try {
+        PartReader r = openReader();
+        VectorizedRowBatch b = c != null ? c.newBatch() : scan.newReadBatch(task.part().info().rows());
+        return new Opened(r, r.next(b) ? b : null);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }, dev.travertine.io.IoPool.prefetchExecutor());
+    return true;
+  }
+
+  /**
+   * The included columns' share of the stripe (or part), and at least {@link #MIN_PREFETCH_BYTES},
+   * for remote parts; 0 for local ones.
+   */
+  @Override
+  public synchronized long readBytes() {
+    if (readBytes < 0) {
+      CachedTask c = cached();
+      readBytes = !task.part().remote() || c != null && c.allCached() ? 0
+          : Math.max(MIN_PREFETCH_BYTES, task.part().bytesToRead(scan.schema, c != null ? c.readInclude() : scan.include,
+              stripe));
+    }
+    return readBytes;
+  }
+
+  @Override
+  public synchronized ScanBatch next() throws IOException {
+    if (done) {
+      return null;
+    }
+    CachedTask c = cached();
+    if (c != null && c.allCached()) {
+      return nextCached(c);
+    }
+    VectorizedRowBatch batch;
+    if (rows == null) {
+      if (ahead != null) {
+        boolean arrived = ahead.isDone();
+        scan.ctx.events().add(arrived ? EngineEvents.PREFETCHED_READS : EngineEvents.UNPREFETCHED_READS, 1);
+        Opened o;
+        try {
+          o = ahead.join();
+        } catch (java.util.concurrent.CompletionException e) {
+          throw failure(e.getCause() instanceof java.io.UncheckedIOException u ? u.getCause() : e.getCause());
+        } finally {
+          ahead = null;
+        }
+        scan.window.used(arrived, System.nanoTime() - aheadSince);
+        rows = o.rows();
+        pending = o.first();
+        if (pending == null) {
+          done = true;
+          if (c != null) {
+            finishCached(c);
+          }
+          close();
+          return null;
+        }
+      } else {
+        try {
+          rows = openReader();
+        } catch (IOException | RuntimeException e) {
+          throw failure(e);
+        }
+      }
+    }
+    if (pending != null) {
+      batch = pending;
+      pending = null;
+    } else {
+      batch = c != null ? c.newBatch() : scan.newReadBatch(task.part().info().rows());
+      if (!rows.next(batch)) {
+        done = true;
+        if (started >= 0) {
+          scan.window.consumed(System.nanoTime() - started);
+        }
+        if (c != null) {
+          finishCached(c);
+        }
+        close();
+        return null;
+      }
+    }
+    if (started < 0) {
+      started = System.nanoTime();
+    }
+    if (c != null) {
+      ColumnVector[] cols;
+      try {
+        cols = c.combine(batch);
+      } catch (IllegalStateException e) {
+        throw failure(e);
+      }
+      // A task that fills the cache reads its stripe whole, also the batches of granules it
+      // skips: those hand on no row (an empty batch, not the end of the task).
+      ScanBatch b = cachedBatch(c, cols);
+      return b != null ? b : new ScanBatch(cols, new int[0], 0);
+    }
+    if (rows.rowFiltered() && batch.selectedInUse) {
+      // PREWHERE ran in the reader, the scan's own filter first: the batch holds the rows that pass.
+      long f = rows.filteredRows();
+      scan.rowsRead.addAndGet(f - filteredCounted);
+      filteredCounted = f;
+      return new ScanBatch(batch.cols, java.util.Arrays.copyOf(batch.selected, batch.size), batch.size);
+    }
+    scan.rowsRead.addAndGet(batch.size);
+    return scan.filtered(batch.cols, batch.size, mutations);
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    if (cached != null) {
+      cached.abandon(); // after finish(): nothing left to drop
+    }
+    if (ahead != null) {
+      // Prefetched but never used (LIMIT, an error): close it when it arrives.
+      scan.ctx.events().add(EngineEvents.UNUSED_PREFETCH_BYTES, reserved);
+      ahead.thenAccept(o -> {
+        try {
+          o.rows().close();
+        } catch (IOException e) {
+          // nothing read from it
+        }
+      });
+      ahead = null;
+    }
+    if (reserved > 0) {
+      scan.unreserve(reserved);
+      reserved = 0;
+    }
+    if (rows != null) {
+      rows.close();
+      rows = null;
+    }
+  }
+}

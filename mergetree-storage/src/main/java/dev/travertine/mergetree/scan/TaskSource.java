@@ -1,0 +1,25 @@
+package dev.travertine.mergetree.scan;
+
+import java.io.IOException;
+
+/** A stream of batches from one read task of a {@link TableScanner} (a part, a stripe, the insert buffer). */
+interface TaskSource extends AutoCloseable {
+  ScanBatch next() throws IOException;
+
+  /**
+   * Starts reading ahead (remote parts): the next tasks of a thread, while it decodes this one.
+   * False when the prefetch memory budget is used up (the caller tries again later); true when
+   * the task is being read ahead, has nothing to read ahead, or is not to be prefetched.
+   */
+  default boolean prefetch() {
+    return true;
+  }
+
+  /** The bytes a prefetch of this task fetches (0 when it is not fetched ahead). */
+  default long readBytes() {
+    return 0;
+  }
+
+  @Override
+  void close() throws IOException;
+}
