@@ -41,6 +41,8 @@ public final class NumbersTableFunction {
     }
 
     @Override public Enumerable<Object[]> scan(DataContext root) {
+      TravertineSession session = TravertineSchema.session(root.getRootSchema());
+      dev.travertine.mergetree.query.QueryContext query = session == null ? null : session.currentQuery();
       return new AbstractEnumerable<>() {
         @Override public Enumerator<Object[]> enumerator() {
           return new Enumerator<>() {
@@ -51,6 +53,10 @@ public final class NumbersTableFunction {
             }
 
             @Override public boolean moveNext() {
+              if ((i & 0xffff) == 0xffff && query != null) {
+                // Calcite's operators above check nothing: KILL QUERY and max_execution_time hold here.
+                query.checkCancelled();
+              }
               return ++i < n;
             }
 

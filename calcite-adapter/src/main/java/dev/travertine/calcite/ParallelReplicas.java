@@ -152,8 +152,10 @@ final class ParallelReplicas {
         peers.put(e.getValue().address(), e.getKey());
         clients.add(e.getValue());
       }
+      // The calls end with the query's max_execution_time (the query's own check fails it first).
+      long deadline = 1000 * s.getLong(Settings.MAX_EXECUTION_TIME);
       ParallelReplicasSource source = new ParallelReplicasSource(snap, request, clients, table.context(), s,
-          cancelCheck, 0, (replica, error) -> {
+          cancelCheck, deadline, (replica, error) -> {
             NodeExchange.Peer p = peers.get(replica);
             if (p != null) {
               NodeExchange.report(p, error);

@@ -1,6 +1,7 @@
 package dev.travertine.calcite;
 
 import dev.travertine.mergetree.query.QueryContext;
+import dev.travertine.mergetree.settings.Settings;
 import dev.travertine.mergetree.query.QueryRegistry;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalcitePrepare;
@@ -16,6 +17,14 @@ import org.apache.calcite.linq4j.Enumerator;
 final class QueryTracking {
   private QueryTracking() {}
 
+  /** Registers a statement as this session's running query, with the session's limits. */
+  static QueryContext begin(TravertineSession session, String sql) {
+    QueryContext q = session.database().queries().begin(session.user(), sql);
+    q.limit(session.settings().getLong(Settings.MAX_EXECUTION_TIME), session.settings().getLong(Settings.MAX_ROWS_TO_READ));
+    session.setCurrentQuery(q);
+    return q;
+  }
+
   static <T> CalcitePrepare.CalciteSignature<T> wrap(CalcitePrepare.CalciteSignature<T> sig,
       TravertineSession session) {
     if (sig.statementType == Meta.StatementType.OTHER_DDL) {
@@ -26,8 +35,8 @@ final class QueryTracking {
     return new CalcitePrepare.CalciteSignature<>(sig.sql, sig.parameters, sig.internalParameters, sig.rowType,
         sig.columns, sig.cursorFactory, sig.rootSchema, sig.getCollationList(), -1,
         dataContext -> {
-          QueryContext q = registry.begin(session.user(), sql);
-          session.setCurrentQuery(q);
+          QueryContext q = begin(session, sql);
+          long maxResultRows = session.settings().getLong(Settings.MAX_RESULT_ROWS);
           Enumerable<T> inner;
           try {
             inner = sig.enumerable(dataContext);
@@ -49,11 +58,20 @@ final class QueryTracking {
                   return e.current();
                 }
 
+                long n;
+
                 @Override public boolean moveNext() {
                   try {
+                    if ((n++ & 1023) == 0) {
+                      q.checkCancelled();
+                    }
                     boolean more = e.moveNext();
                     if (more) {
                       q.addResultRows(1);
+                      if (maxResultRows > 0 && q.resultRows() > maxResultRows) {
+                        throw new QueryContext.QueryLimitException(String.format(java.util.Locale.ROOT,
+                            "Limit for result exceeded: more than %,d rows (max_result_rows)", maxResultRows));
+                      }
                     }
                     return more;
                   } catch (RuntimeException ex) {

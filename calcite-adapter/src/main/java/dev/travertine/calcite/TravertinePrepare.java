@@ -54,8 +54,7 @@ public class TravertinePrepare extends CalcitePrepareImpl {
         long version = session.database().catalogVersion();
         // DDL runs while preparing: it is logged here; other statements when executed.
         var registry = session.database().queries();
-        var q = registry.begin(session.user(), query.sql);
-        session.setCurrentQuery(q);
+        var q = QueryTracking.begin(session, query.sql);
         CalciteSignature<T> sig;
         try {
           VectorizedRel.ENABLED.set(vectorized);

@@ -165,13 +165,15 @@ public final class VectorizedRuntime {
       this.sqlTypes = spec.outputTypes().toArray(String[]::new);
     }
 
+    /** Called by the fragment's worker threads once per batch: rows read so far count toward max_rows_to_read. */
     private void check() {
       if (query != null) {
+        attribute();
         query.checkCancelled();
       }
     }
 
-    private void attribute() {
+    private synchronized void attribute() {
       if (query != null) {
         long read = distributed != null ? distributed.source.rowsRead() : source.rowsRead();
         query.addReadRows(read - attributed);

@@ -14,6 +14,9 @@ public final class QueryContext {
   final AtomicLong readBytes = new AtomicLong();
   final AtomicLong resultRows = new AtomicLong();
   private final AtomicBoolean cancelled = new AtomicBoolean();
+  /** max_execution_time (nanoseconds, 0 = none) and max_rows_to_read (0 = none). */
+  private volatile long maxNanos;
+  private volatile long maxRowsToRead;
   private final long startThread = Thread.currentThread().getId();
   private final long startAllocated = allocated();
 
@@ -90,10 +93,40 @@ public final class QueryContext {
     return cancelled.get();
   }
 
-  /** Throws if the query was killed. */
+  /**
+   * The query's limits: {@code max_execution_time} in seconds and {@code max_rows_to_read} (0 =
+   * none), enforced by {@link #checkCancelled}.
+   */
+  public void limit(long maxExecutionSeconds, long maxRowsToRead) {
+    this.maxNanos = maxExecutionSeconds <= 0 ? 0 : java.util.concurrent.TimeUnit.SECONDS.toNanos(maxExecutionSeconds);
+    this.maxRowsToRead = Math.max(0, maxRowsToRead);
+  }
+
+  /** Throws if the query was killed or passed one of its limits (ClickHouse's wording). */
   public void checkCancelled() {
     if (cancelled.get()) {
       throw new IllegalStateException("Query " + id + " was cancelled (KILL QUERY)");
+    }
+    long maxRows = maxRowsToRead;
+    if (maxRows > 0 && readRows.get() > maxRows) {
+      throw new QueryLimitException(String.format(java.util.Locale.ROOT,
+          "Limit for rows to read exceeded: %,d rows read, maximum: %,d (max_rows_to_read)", readRows.get(), maxRows));
+    }
+    long max = maxNanos;
+    if (max > 0) {
+      long elapsed = System.nanoTime() - startNanos;
+      if (elapsed > max) {
+        throw new QueryLimitException(String.format(java.util.Locale.ROOT,
+            "Timeout exceeded: elapsed %.1f seconds, maximum: %d (max_execution_time)", elapsed / 1e9,
+            java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(max)));
+      }
+    }
+  }
+
+  /** A query passed one of its limits (max_execution_time, max_rows_to_read, max_result_rows). */
+  public static final class QueryLimitException extends IllegalStateException {
+    public QueryLimitException(String message) {
+      super(message);
     }
   }
 }

@@ -107,6 +107,14 @@ public final class Settings {
   public static final Setting NETWORK_ZSTD_COMPRESSION_LEVEL = Setting.uint("network_zstd_compression_level", 1, 1,
       22, SESSION, "The zstd level of network_compression_method = 'zstd'");
 
+  // Query limits (ClickHouse's names; 0 = none).
+  public static final Setting MAX_EXECUTION_TIME = Setting.uint("max_execution_time", 0, 0, 1L << 31, SESSION,
+      "Seconds a query may run; past them it fails (0 = no limit)");
+  public static final Setting MAX_ROWS_TO_READ = Setting.uint("max_rows_to_read", 0, 0, Long.MAX_VALUE, SESSION,
+      "Rows a query may read from tables; past them it fails (0 = no limit)");
+  public static final Setting MAX_RESULT_ROWS = Setting.uint("max_result_rows", 0, 0, Long.MAX_VALUE, SESSION,
+      "Rows a query may return; past them it fails (0 = no limit)");
+
   public static final Setting RECEIVE_TIMEOUT = Setting.uint("receive_timeout", 300, 1, 86_400, SESSION,
       "Seconds a replica may send nothing (no block, no request for tasks) before the initiator gives up on it:"
           + " its tasks go to the others, or the query fails if it had sent part of its result");
@@ -124,7 +132,7 @@ public final class Settings {
         MUTATIONS_SYNC, VECTORIZED_EXECUTION, MAX_MEMORY_USAGE,
         OPTIMIZE_MOVE_TO_PREWHERE, ENABLE_PARALLEL_REPLICAS, MAX_PARALLEL_REPLICAS, CLUSTER_FOR_PARALLEL_REPLICAS,
         ENABLE_PARALLEL_BLOCKS_MARSHALLING, NETWORK_COMPRESSION_METHOD, NETWORK_ZSTD_COMPRESSION_LEVEL,
-        RECEIVE_TIMEOUT)) {
+        RECEIVE_TIMEOUT, MAX_EXECUTION_TIME, MAX_ROWS_TO_READ, MAX_RESULT_ROWS)) {
       ALL.put(s.name(), s);
     }
   }
