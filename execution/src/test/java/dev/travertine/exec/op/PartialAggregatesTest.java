@@ -209,14 +209,21 @@ class PartialAggregatesTest {
       assertEquals(1, runs.get(t), "task " + t);
     }
     AtomicInteger started = new AtomicInteger();
+    // The other tasks take a millisecond each: running all 1000 would take a second at least,
+    // while the failure of task 5 (among the first started) stops them at once.
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> pool.run(1000, t -> {
       started.incrementAndGet();
       if (t == 5) {
         throw new IllegalStateException("task 5 failed");
       }
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException ie) {
+        Thread.currentThread().interrupt();
+      }
     }, () -> {}));
     assertEquals("task 5 failed", e.getMessage());
-    assertTrue(started.get() < 1000, "the failure stops the other tasks");
+    assertTrue(started.get() < 1000, "the failure stops the other tasks: " + started.get() + " started");
     RuntimeException cancelled = assertThrows(RuntimeException.class,
         () -> pool.run(10, t -> {}, () -> {
           throw new RuntimeException("cancelled");
