@@ -538,6 +538,9 @@ public final class TravertineDdlExecutor implements DdlExecutor {
 
   private void setOption(TravertineSession session, SqlSetOption s) {
     String name = s.getName().toString();
+    if (session.settings().getLong(dev.travertine.mergetree.settings.Settings.READONLY) == 1) {
+      throw new SecurityException("Cannot modify setting '" + name + "' in readonly mode (readonly = 1)");
+    }
     SqlNode value = s.getValue();
     if (value == null) {
       if (name.equalsIgnoreCase("ALL")) {

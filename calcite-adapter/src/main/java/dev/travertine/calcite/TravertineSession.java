@@ -65,6 +65,10 @@ public final class TravertineSession {
     if (readOnly) {
       throw new SecurityException("User " + user + " is read-only: cannot run " + what);
     }
+    long ro = settings.getLong(dev.travertine.mergetree.settings.Settings.READONLY);
+    if (ro > 0) {
+      throw new SecurityException("Cannot run " + what + " in readonly mode (readonly = " + ro + ")");
+    }
   }
 
   /** The statement this connection is running (null between statements). */

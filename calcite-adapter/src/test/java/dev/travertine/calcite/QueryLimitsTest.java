@@ -80,4 +80,30 @@ class QueryLimitsTest {
       assertEquals("3", one(c, "SELECT count(*) FROM TABLE(numbers(3))"), "the session goes on serving");
     }
   }
+
+  /** ClickHouse's readonly: 2 reads and changes settings only, 1 reads only; refusals name the mode. */
+  @Test void readonlySessions() throws Exception {
+    try (Connection setup = connect(dir)) {
+      exec(setup, "CREATE TABLE r (k BIGINT NOT NULL) ORDER BY k");
+      exec(setup, "INSERT INTO r VALUES (1), (2)");
+    }
+    try (Connection c = connect(dir)) {
+      exec(c, "SET readonly = 2");
+      for (String write : new String[] {"INSERT INTO r VALUES (3)", "CREATE TABLE r2 (k BIGINT) ORDER BY k",
+          "DELETE FROM r WHERE k = 1", "DROP TABLE r"}) {
+        SQLException e = assertThrows(SQLException.class, () -> exec(c, write), write);
+        assertTrue(e.getMessage().contains("in readonly mode (readonly = 2)"), write + ": " + e.getMessage());
+      }
+      assertEquals("2", one(c, "SELECT count(*) FROM r"));
+      exec(c, "SET max_threads = 1"); // readonly = 2 lets settings change
+      exec(c, "SET readonly = 0");
+      exec(c, "INSERT INTO r VALUES (3)");
+      exec(c, "SET readonly = 1");
+      SQLException e = assertThrows(SQLException.class, () -> exec(c, "SET max_threads = 2"));
+      assertTrue(e.getMessage().contains("Cannot modify setting 'max_threads' in readonly mode (readonly = 1)"),
+          e.getMessage());
+      assertThrows(SQLException.class, () -> exec(c, "SET readonly = 0"), "readonly = 1 stays");
+      assertEquals("3", one(c, "SELECT count(*) FROM r"));
+    }
+  }
 }

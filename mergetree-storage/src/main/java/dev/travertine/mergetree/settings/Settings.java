@@ -115,6 +115,10 @@ public final class Settings {
   public static final Setting MAX_RESULT_ROWS = Setting.uint("max_result_rows", 0, 0, Long.MAX_VALUE, SESSION,
       "Rows a query may return; past them it fails (0 = no limit)");
 
+  public static final Setting READONLY = Setting.uint("readonly", 0, 0, 2, SESSION,
+      "1: the session only reads and changes no setting; 2: it only reads, settings may change (ClickHouse's"
+          + " readonly)");
+
   public static final Setting RECEIVE_TIMEOUT = Setting.uint("receive_timeout", 300, 1, 86_400, SESSION,
       "Seconds a replica may send nothing (no block, no request for tasks) before the initiator gives up on it:"
           + " its tasks go to the others, or the query fails if it had sent part of its result");
@@ -132,7 +136,7 @@ public final class Settings {
         MUTATIONS_SYNC, VECTORIZED_EXECUTION, MAX_MEMORY_USAGE,
         OPTIMIZE_MOVE_TO_PREWHERE, ENABLE_PARALLEL_REPLICAS, MAX_PARALLEL_REPLICAS, CLUSTER_FOR_PARALLEL_REPLICAS,
         ENABLE_PARALLEL_BLOCKS_MARSHALLING, NETWORK_COMPRESSION_METHOD, NETWORK_ZSTD_COMPRESSION_LEVEL,
-        RECEIVE_TIMEOUT, MAX_EXECUTION_TIME, MAX_ROWS_TO_READ, MAX_RESULT_ROWS)) {
+        RECEIVE_TIMEOUT, MAX_EXECUTION_TIME, MAX_ROWS_TO_READ, MAX_RESULT_ROWS, READONLY)) {
       ALL.put(s.name(), s);
     }
   }
