@@ -13,7 +13,6 @@ import dev.travertine.mergetree.part.RowFilter;
 import dev.travertine.mergetree.query.QueryContext;
 import dev.travertine.mergetree.scan.BatchStage;
 import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.mergetree.scan.ReadSettings;
 import dev.travertine.mergetree.scan.ScanBatch;
 import dev.travertine.mergetree.scan.ScanPlan;
 import dev.travertine.mergetree.scan.StatsView;
@@ -66,10 +65,8 @@ public final class VectorizedRuntime {
     }
 
     @Override public synchronized BatchIterator open(BatchStage.Factory stages, long limit, RowFilter prewhere) {
-      ScanRequest req = new ScanRequest(scan.projection(), filter, limit, scan.ordered(),
-          (int) settings.getLong(Settings.MAX_THREADS), (int) settings.getLong(Settings.MAX_BLOCK_SIZE),
-          settings.getBool(Settings.USE_PRIMARY_KEY), ReadSettings.of(settings), stages,
-          settings.getBool(Settings.OPTIMIZE_MOVE_TO_PREWHERE) ? prewhere : null);
+      ScanRequest req = ScanRequest.of(settings, scan.projection(), filter, limit, scan.ordered(), stages, prewhere,
+          null);
       TableScanner s = TableScanner.open(table.snapshot(), req, table.context());
       opened.add(s);
       return BatchIterator.of(s, null);

@@ -32,18 +32,7 @@ final class JdbcTestSupport {
 
   /** Rows as "a, b, c" strings. */
   static List<String> rows(Connection c, String sql) throws SQLException {
-    List<String> out = new ArrayList<>();
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-      ResultSetMetaData md = rs.getMetaData();
-      while (rs.next()) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 1; i <= md.getColumnCount(); i++) {
-          sb.append(i > 1 ? ", " : "").append(rs.getString(i));
-        }
-        out.add(sb.toString());
-      }
-    }
-    return out;
+    return rows(c, sql, ", ", false);
   }
 
   /**
@@ -51,6 +40,11 @@ final class JdbcTestSupport {
    * another order agree to that): what differential tests compare.
    */
   static List<String> rowsRounded(Connection c, String sql) throws SQLException {
+    return rows(c, sql, " | ", true);
+  }
+
+  private static List<String> rows(Connection c, String sql, String separator, boolean roundFloats)
+      throws SQLException {
     List<String> out = new ArrayList<>();
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
       ResultSetMetaData md = rs.getMetaData();
@@ -59,13 +53,14 @@ final class JdbcTestSupport {
         for (int i = 1; i <= md.getColumnCount(); i++) {
           int type = md.getColumnType(i);
           String v;
-          if (type == java.sql.Types.DOUBLE || type == java.sql.Types.FLOAT || type == java.sql.Types.REAL) {
+          if (roundFloats && (type == java.sql.Types.DOUBLE || type == java.sql.Types.FLOAT
+              || type == java.sql.Types.REAL)) {
             double x = rs.getDouble(i);
             v = rs.wasNull() ? "null" : String.format(java.util.Locale.ROOT, "%.10g", x);
           } else {
             v = String.valueOf(rs.getString(i));
           }
-          sb.append(i > 1 ? " | " : "").append(v);
+          sb.append(i > 1 ? separator : "").append(v);
         }
         out.add(sb.toString());
       }

@@ -29,6 +29,20 @@ public record ScanRequest(int[] columns, Predicate filter, long limit, boolean o
     }
   }
 
+  /**
+   * A request shaped by a session's settings: max_threads, max_block_size, index pruning, the
+   * read settings, and PREWHERE only when optimize_move_to_prewhere allows it.
+   */
+  public static ScanRequest of(dev.travertine.mergetree.settings.SessionSettings s, int[] columns, Predicate filter,
+      long limit, boolean ordered, BatchStage.Factory stages, dev.travertine.mergetree.part.RowFilter prewhere,
+      TaskFeed tasks) {
+    return new ScanRequest(columns, filter, limit, ordered,
+        (int) s.getLong(dev.travertine.mergetree.settings.Settings.MAX_THREADS),
+        (int) s.getLong(dev.travertine.mergetree.settings.Settings.MAX_BLOCK_SIZE),
+        s.getBool(dev.travertine.mergetree.settings.Settings.USE_PRIMARY_KEY), ReadSettings.of(s), stages,
+        s.getBool(dev.travertine.mergetree.settings.Settings.OPTIMIZE_MOVE_TO_PREWHERE) ? prewhere : null, tasks);
+  }
+
   public ScanRequest(int[] columns, Predicate filter, long limit, boolean ordered, int maxThreads, int batchSize,
       boolean usePruning, ReadSettings read, BatchStage.Factory stages, dev.travertine.mergetree.part.RowFilter prewhere) {
     this(columns, filter, limit, ordered, maxThreads, batchSize, usePruning, read, stages, prewhere, null);

@@ -26,7 +26,6 @@ public final class Coordinator {
   private final Map<String, Set<String>> assigned = new HashMap<>();
   private final Set<String> failed = new LinkedHashSet<>();
   private final Set<String> finished = new LinkedHashSet<>();
-  private final Map<String, Integer> stolen = new HashMap<>();
   private final Map<String, Integer> handedOut = new HashMap<>();
 
   /** @param participants names of the nodes that read (distinct; order does not matter) */
@@ -94,7 +93,6 @@ public final class Coordinator {
         break;
       }
       out.add(victim.pollLast());
-      stolen.merge(participant, 1, Integer::sum);
     }
     assigned.get(participant).addAll(out);
     handedOut.merge(participant, out.size(), Integer::sum);
@@ -169,8 +167,4 @@ public final class Coordinator {
     return Map.copyOf(handedOut);
   }
 
-  /** Tasks each participant took from another's share. */
-  public synchronized Map<String, Integer> stolen() {
-    return Map.copyOf(stolen);
-  }
 }

@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -173,9 +172,5 @@ final class ExchangeProtocol {
 
   private static DataInputStream body(byte[] m) {
     return new DataInputStream(new java.io.ByteArrayInputStream(m, 2, m.length - 2));
-  }
-
-  static String utf8(byte[] b) {
-    return new String(b, StandardCharsets.UTF_8);
   }
 }

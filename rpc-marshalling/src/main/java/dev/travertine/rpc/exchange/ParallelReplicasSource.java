@@ -12,9 +12,7 @@ import dev.travertine.mergetree.TableSnapshot;
 import dev.travertine.mergetree.part.RowFilter;
 import dev.travertine.mergetree.scan.BatchStage;
 import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.mergetree.scan.ReadSettings;
 import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.scan.TaskFeed;
 import dev.travertine.mergetree.settings.SessionSettings;
@@ -137,7 +135,7 @@ public final class ParallelReplicasSource implements ScanSource {
     replicas.forEach(r -> names.add(r.address()));
     Coordinator coord = new Coordinator(tasks, names);
     this.coordinator = coord;
-    return new Run(coord, stages, filter, usePruning, limit);
+    return new Run(coord, stages, filter, limit);
   }
 
   private final class Run implements BatchIterator {
@@ -161,7 +159,7 @@ public final class ParallelReplicasSource implements ScanSource {
     private long emitted;
     private int ended;
 
-    Run(Coordinator coord, BatchStage.Factory stages, Predicate filter, boolean usePruning, long limit) {
+    Run(Coordinator coord, BatchStage.Factory stages, Predicate filter, long limit) {
       this.coord = coord;
       this.limit = limit;
       this.receivers = Math.max(1, threads());
@@ -182,7 +180,7 @@ public final class ParallelReplicasSource implements ScanSource {
           call.cancel("the query stopped"); // it failed while this call was being started
         }
       }
-      threads.add(ctx.scanPool().submit(() -> local(filter, usePruning)));
+      threads.add(ctx.scanPool().submit(() -> local(filter)));
     }
 
     private ExchangeClient.Listener listener(String replica) {
@@ -287,7 +285,7 @@ public final class ParallelReplicasSource implements ScanSource {
     }
 
     /** The initiator's own share: the replica fragment over its snapshot, fed by the coordinator. */
-    private void local(Predicate filter, boolean usePruning) {
+    private void local(Predicate filter) {
       TaskFeed feed = () -> {
         while (true) {
           if (stop.get()) {
@@ -308,23 +306,8 @@ public final class ParallelReplicasSource implements ScanSource {
           }
         }
       };
-      ScanSource source = new ScanSource() {
-        @Override public BatchIterator open(BatchStage.Factory stages, long lim, RowFilter prewhere) {
-          ScanRequest req = new ScanRequest(request.projection(), filter, lim, false, threads(),
-              (int) settings.getLong(Settings.MAX_BLOCK_SIZE), usePruning, ReadSettings.of(settings), stages,
-              settings.getBool(Settings.OPTIMIZE_MOVE_TO_PREWHERE) ? prewhere : null, feed);
-          TableScanner s = TableScanner.open(snapshot.retainCopy(), req, ctx);
-          return BatchIterator.of(s, () -> rowsRead.addAndGet(s.rowsRead()));
-        }
-
-        @Override public Statistics statistics() {
-          return null;
-        }
-
-        @Override public Workers workers() {
-          return ParallelReplicasSource.this.workers();
-        }
-      };
+      ScanSource source = new FedScanSource(snapshot, request.projection(), filter, settings, ctx, feed, rowsRead,
+          (stages, lim) -> stages);
       try (BatchIterator it = FragmentRunner.run(request.fragment(), source, this::check, memory,
           (int) settings.getLong(Settings.MAX_BLOCK_SIZE))) {
         ScanBatch b;

@@ -15,13 +15,9 @@ import dev.travertine.mergetree.TableSnapshot;
 import dev.travertine.mergetree.part.OrcSupport;
 import dev.travertine.mergetree.part.PartInfo;
 import dev.travertine.mergetree.part.PartRef;
-import dev.travertine.mergetree.part.RowFilter;
 import dev.travertine.mergetree.scan.BatchStage;
 import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.mergetree.scan.ReadSettings;
 import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.scan.ScanRequest;
-import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.scan.TaskFeed;
 import dev.travertine.mergetree.schema.DataType;
 import dev.travertine.mergetree.settings.SessionSettings;
@@ -158,12 +154,13 @@ public final class ReplicaRunner implements AutoCloseable {
     AtomicLong sequence = new AtomicLong();
     AtomicLong rowsRead = new AtomicLong();
     try (TableSnapshot snapshot = TableSnapshot.ofParts(r.definition(), refs)) {
-      ScanSource source = new ScanSource() {
-        @Override public BatchIterator open(BatchStage.Factory stages, long limit, RowFilter prewhere) {
-          BatchStage.Factory st = stages;
-          if (parallel && perRowOnly && limit < 0) {
+      ScanSource source = new FedScanSource(snapshot, r.projection(), filter, s, ctx, feed, rowsRead,
+          (stages, limit) -> {
+            if (!parallel || !perRowOnly || limit >= 0) {
+              return stages;
+            }
             // The stages' output is the fragment's: marshalled and sent where it is produced.
-            st = () -> {
+            return () -> {
               BatchStage inner = stages.create();
               BlockWriter w = new BlockWriter(codec, level);
               return b -> {
@@ -174,22 +171,7 @@ public final class ReplicaRunner implements AutoCloseable {
                 return null;
               };
             };
-          }
-          ScanRequest req = new ScanRequest(r.projection(), filter, limit, false, threads, batchSize,
-              s.getBool(Settings.USE_PRIMARY_KEY), ReadSettings.of(s), st,
-              s.getBool(Settings.OPTIMIZE_MOVE_TO_PREWHERE) ? prewhere : null, feed);
-          TableScanner scanner = TableScanner.open(snapshot.retainCopy(), req, ctx);
-          return BatchIterator.of(scanner, () -> rowsRead.addAndGet(scanner.rowsRead()));
-        }
-
-        @Override public Statistics statistics() {
-          return null; // the replica reads only its tasks: part metadata answers for all of them
-        }
-
-        @Override public Workers workers() {
-          return new Workers(ctx.scanPool(), threads);
-        }
-      };
+          });
       MemoryTracker memory = new MemoryTracker(s.getLong(Settings.MAX_MEMORY_USAGE));
       BlockWriter writer = new BlockWriter(codec, level);
       Workers pool = new Workers(ctx.scanPool(), threads);
