@@ -587,6 +587,19 @@ SqlNode SqlOptimizeTable() :
     }
 }
 
+/** Parses "CHECK TABLE name": the query over check_table('name') (see SqlCheckTable). */
+SqlNode SqlCheckTableQuery() :
+{
+    final Span s;
+    final SqlIdentifier table;
+}
+{
+    <CHECK> { s = span(); } <TABLE> table = CompoundIdentifier()
+    {
+        return dev.travertine.calcite.ddl.SqlCheckTable.query(s.end(this), table);
+    }
+}
+
 /**
  * Parses "SYSTEM FLUSH [TABLE name]", "SYSTEM STOP MERGES [name]" and
  * "SYSTEM START MERGES [name]".

@@ -36,6 +36,8 @@ import java.util.TreeMap;
  * uncompressed_cache_size = # decoded-column cache, bytes (default 1 GiB or 1/4 of the heap; SET use_uncompressed_cache = 1)
  * s3.endpoint = …           # S3 client: s3.region, s3.path_style, s3.access_key_id, s3.secret_access_key, …
  * hadoop.fs.defaultFS = …   # Hadoop configuration for hdfs:// (without the "hadoop." prefix)
+ * max_concurrent_queries = 0          # statements running at once; more are refused (0 = no limit)
+ * max_concurrent_queries_for_user = 0 # the same per user
  * exchange.port =           # this node's exchange endpoint for other nodes (parallel replicas); none by default
  * exchange.host = 127.0.0.1 # the address it listens on and other nodes know it by
  * cluster.secret =          # what every node of the clusters shares (required with a cluster or exchange.port)
@@ -106,13 +108,20 @@ public record ServerConfig(String host, int port, Path dataDir, String serializa
         }
       } else if (k.equals(dev.travertine.mergetree.scan.DecodedColumnCache.SIZE_KEY)) {
         storage.put(k, Long.toString(dev.travertine.mergetree.scan.DecodedColumnCache.parseSize(e.getValue())));
+      } else if (k.equals(dev.travertine.mergetree.Database.MAX_CONCURRENT_QUERIES.name())
+          || k.equals(dev.travertine.mergetree.Database.MAX_CONCURRENT_QUERIES_FOR_USER.name())) {
+        storage.put(k, Long.toString(dev.travertine.mergetree.Database.concurrency(Map.of(k, e.getValue()),
+            dev.travertine.mergetree.Database.MAX_CONCURRENT_QUERIES.name().equals(k)
+                ? dev.travertine.mergetree.Database.MAX_CONCURRENT_QUERIES
+                : dev.travertine.mergetree.Database.MAX_CONCURRENT_QUERIES_FOR_USER)));
       } else if (k.startsWith("s3.") || k.startsWith("hadoop.")
           || dev.travertine.calcite.NodeExchange.isKey(k)) {
         storage.put(k, e.getValue()); // node properties, checked when the engine opens
       } else if (!DEFAULTS.containsKey(k)) {
         throw new IllegalArgumentException("Unknown server setting: " + k + " (known: " + DEFAULTS.keySet()
             + ", auth.user.<name>, settings.<session setting>, storage.default, storage.fsync, storage.cache_*,"
-            + " uncompressed_cache_size, s3.*, hadoop.*, exchange.port, exchange.host, cluster.secret,"
+            + " uncompressed_cache_size, max_concurrent_queries, max_concurrent_queries_for_user, s3.*, hadoop.*,"
+            + " exchange.port, exchange.host, cluster.secret,"
             + " cluster.<name>.replicas)");
       }
     }

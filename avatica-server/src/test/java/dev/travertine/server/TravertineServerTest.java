@@ -60,6 +60,59 @@ class TravertineServerTest {
     }
   }
 
+  /**
+   * Over HTTP, a query in Calcite's operators stops by KILL QUERY, by max_execution_time, and when
+   * its client closes the connection; other clients are served throughout.
+   */
+  @Test
+  void queriesStopByKillLimitAndClientGoingAway() throws Exception {
+    try (TravertineServer server = TravertineServer.start(config(Map.of()));
+        Connection admin = DriverManager.getConnection(server.jdbcUrl())) {
+      String url = server.jdbcUrl();
+      // max_execution_time
+      try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+        s.execute("SET max_execution_time = 1");
+        SQLException e = assertThrows(SQLException.class,
+            () -> scalar(c, "SELECT count(*) FROM TABLE(numbers(100000000002))"));
+        assertTrue(e.getMessage().contains("(max_execution_time)"), e.getMessage());
+        assertEquals("3", scalar(c, "SELECT count(*) FROM TABLE(numbers(3))"));
+      }
+      // KILL QUERY and a connection closed mid-query
+      for (String stop : new String[] {"kill", "close"}) {
+        String marker = stop.equals("kill") ? "100000000003" : "100000000004";
+        Connection c = DriverManager.getConnection(url);
+        java.util.concurrent.CompletableFuture<String> run = java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> String.valueOf(assertThrows(SQLException.class,
+                () -> scalar(c, "SELECT count(*) FROM TABLE(numbers(" + marker + "))")).getMessage()));
+        String listed = "SELECT count(*) FROM system.processes WHERE query LIKE '%numbers(" + marker + ")%'"
+            + " AND query NOT LIKE '%system.processes%'";
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+        while (scalar(admin, listed).equals("0") && System.nanoTime() < deadline) {
+          Thread.sleep(20);
+        }
+        assertEquals("1", scalar(admin, listed), stop + ": the query runs");
+        if (stop.equals("close")) {
+          c.close();
+        }
+        while (!scalar(admin, listed).equals("0") && System.nanoTime() < deadline) {
+          if (stop.equals("kill")) { // a statement being prepared has an id of its own: kill until it ends
+            try (Statement s = admin.createStatement()) {
+              s.execute("KILL QUERY WHERE query LIKE '%numbers(" + marker + ")%' AND query NOT LIKE '%KILL%'");
+            }
+          }
+          Thread.sleep(100);
+        }
+        assertEquals("0", scalar(admin, listed), stop + ": the query stopped");
+        if (stop.equals("kill")) {
+          String m = run.get(120, java.util.concurrent.TimeUnit.SECONDS);
+          assertTrue(m.contains("cancelled (KILL QUERY)"), m);
+          c.close();
+        }
+        assertEquals("3", scalar(admin, "SELECT count(*) FROM TABLE(numbers(3))"), "other clients are served");
+      }
+    }
+  }
+
   @Test
   void mutationsReturnUpdateCountsOverHttp() throws Exception {
     try (TravertineServer server = TravertineServer.start(config(Map.of()));
@@ -187,5 +240,9 @@ class TravertineServerTest {
     assertTrue(e.getMessage().contains("Invalid value for setting storage.fsync: 'sometimes'"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> config(Map.of("storage.nope", "1")));
     assertTrue(e.getMessage().contains("Unknown server setting: storage.nope"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> config(Map.of("max_concurrent_queries", "many")));
+    assertTrue(e.getMessage().contains("max_concurrent_queries: 'many'"), e.getMessage());
+    assertEquals("4", config(Map.of("max_concurrent_queries_for_user", "4")).storage()
+        .get("max_concurrent_queries_for_user"));
   }
 }

@@ -5,6 +5,7 @@ import dev.travertine.mergetree.settings.Settings;
 import dev.travertine.mergetree.query.QueryRegistry;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
@@ -36,6 +37,13 @@ final class QueryTracking {
         sig.columns, sig.cursorFactory, sig.rootSchema, sig.getCollationList(), -1,
         dataContext -> {
           QueryContext q = begin(session, sql);
+          Object timeout = dataContext.get(DataContext.Variable.TIMEOUT.camelName);
+          Object flag = dataContext.get(DataContext.Variable.CANCEL_FLAG.camelName);
+          if (flag instanceof java.util.concurrent.atomic.AtomicBoolean b) {
+            b.set(false); // the statement's flag stays set after a cancel: that one stopped an earlier run
+          }
+          q.watchClient(flag instanceof java.util.concurrent.atomic.AtomicBoolean b ? b : null,
+              timeout instanceof Number n ? n.longValue() : 0);
           long maxResultRows = session.settings().getLong(Settings.MAX_RESULT_ROWS);
           Enumerable<T> inner;
           try {

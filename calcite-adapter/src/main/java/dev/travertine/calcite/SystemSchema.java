@@ -2,6 +2,7 @@ package dev.travertine.calcite;
 
 import dev.travertine.mergetree.Database;
 import dev.travertine.mergetree.MergeTreeTable;
+import dev.travertine.mergetree.check.DetachedParts;
 import dev.travertine.mergetree.part.PartInfo;
 import dev.travertine.mergetree.schema.Column;
 import dev.travertine.mergetree.schema.TableDefinition;
@@ -88,6 +89,10 @@ public final class SystemSchema extends AbstractSchema {
         c("active", SqlTypeName.BOOLEAN), c("rows", bi), c("bytes_on_disk", bi), c("level", bi),
         c("min_block", bi), c("max_block", bi), c("marks", bi), c("modification_time", SqlTypeName.TIMESTAMP),
         c("checksum", vc), c("data_version", bi)), this::parts));
+    m.put("detached_parts", new SystemTable(List.of(c("database", vc), c("table", vc), c("partition_id", vc),
+        c("name", vc), c("reason", vc), c("message", vc), c("min_block_number", bi), c("max_block_number", bi),
+        c("level", bi), c("rows", bi), c("bytes_on_disk", bi), c("path", vc),
+        c("modification_time", SqlTypeName.TIMESTAMP)), this::detachedParts));
     m.put("mutations", new SystemTable(List.of(c("database", vc), c("table", vc), c("mutation_id", vc),
         c("command", vc), c("create_time", SqlTypeName.TIMESTAMP), c("block_number", bi), c("parts_to_do", bi),
         c("is_done", SqlTypeName.BOOLEAN), c("is_killed", SqlTypeName.BOOLEAN), c("latest_failed_part", vc),
@@ -159,6 +164,26 @@ public final class SystemSchema extends AbstractSchema {
         out.add(new Object[] {TravertineSchema.NAME, t.definition().name(), p.partitionId(), p.name(), true,
             p.rows(), p.bytesOnDisk(), (long) p.level(), p.minBlock(), p.maxBlock(), (long) p.granules(),
             p.modificationTime(), p.checksum(), p.version()});
+      }
+    }
+    return out;
+  }
+
+  private List<Object[]> detachedParts() {
+    List<Object[]> out = new ArrayList<>();
+    for (MergeTreeTable t : db().tables()) {
+      List<DetachedParts.Detached> detached;
+      try {
+        detached = t.detachedParts();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("Cannot list the detached parts of table " + t.definition().name()
+            + ": " + e.getMessage(), e);
+      }
+      for (DetachedParts.Detached d : detached) {
+        PartInfo p = d.part();
+        out.add(new Object[] {TravertineSchema.NAME, t.definition().name(), p.partitionId(), d.name(), d.reason(),
+            d.message(), p.minBlock(), p.maxBlock(), (long) p.level(), p.rows(), p.bytesOnDisk(),
+            d.hasFile() ? DetachedParts.DIR + "/" + d.name() + ".orc" : null, d.time()});
       }
     }
     return out;

@@ -71,6 +71,7 @@ public final class TravertineSchema extends AbstractSchema {
   @Override protected Multimap<String, Function> getFunctionMultimap() {
     ImmutableMultimap.Builder<String, Function> b = ImmutableMultimap.builder();
     b.put("numbers", TableFunctionImpl.create(NumbersTableFunction.class, "numbers"));
+    b.put("check_table", TableFunctionImpl.create(CheckTableFunction.class, "check"));
     for (String scheme : List.of("file", "s3", "hdfs")) {
       b.put(scheme, OrcFilesTable.macro(session, scheme));
     }

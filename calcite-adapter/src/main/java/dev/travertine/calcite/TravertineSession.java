@@ -12,6 +12,7 @@ public final class TravertineSession {
   private final SessionSettings settings;
   private final String user;
   private volatile dev.travertine.mergetree.query.QueryContext current;
+  private volatile boolean gone;
 
   public TravertineSession(Database database, SessionSettings settings, String user) {
     this.database = database;
@@ -76,8 +77,23 @@ public final class TravertineSession {
     return current;
   }
 
+  /**
+   * The client went away (its connection closed): the running query stops at its next check, and
+   * a query that was still being prepared stops as it begins.
+   */
+  public void clientGone() {
+    gone = true;
+    dev.travertine.mergetree.query.QueryContext q = current;
+    if (q != null) {
+      q.cancel("connection closed");
+    }
+  }
+
   void setCurrentQuery(dev.travertine.mergetree.query.QueryContext q) {
     current = q;
+    if (gone && q != null) { // set, then look: clientGone looks the other way round, so one of us sees
+      q.cancel("connection closed");
+    }
   }
 
   public Database database() {

@@ -97,7 +97,9 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
         for (String k : p.stringPropertyNames()) {
           if (k.startsWith("s3.") || k.startsWith("hadoop.") || k.startsWith("storage.")
               || dev.travertine.calcite.NodeExchange.isKey(k)
-              || k.equals(dev.travertine.mergetree.scan.DecodedColumnCache.SIZE_KEY)) {
+              || k.equals(dev.travertine.mergetree.scan.DecodedColumnCache.SIZE_KEY)
+              || k.equals(Database.MAX_CONCURRENT_QUERIES.name())
+              || k.equals(Database.MAX_CONCURRENT_QUERIES_FOR_USER.name())) {
             storage.put(k, p.getProperty(k));
           }
         }
@@ -144,6 +146,10 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
       @Override public void onConnectionClose(AvaticaConnection connection) {
         calcite.onConnectionClose(connection);
         Database db = SESSIONS.remove(connection);
+        if (db != null) {
+          // A client that goes away (close, or the server expiring its connection) stops its query.
+          TravertineSchema.session(((CalciteConnection) connection).getRootSchema()).clientGone();
+        }
         if (db != null) {
           try {
             DatabaseRegistry.release(db);

@@ -83,6 +83,126 @@ class QueryLimitsTest {
     }
   }
 
+  /** Statement.cancel() from another thread stops a query in Calcite's operators; the statement runs again. */
+  @Test void statementCancelStopsAQueryInCalcitesOperators() throws Exception {
+    try (Connection c = connect(dir); java.sql.Statement st = c.createStatement()) {
+      CompletableFuture<String> run = runLong(st);
+      // A cancel that comes before the execution starts cancels nothing (JDBC): cancel until it ends.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      String m = null;
+      while (m == null && System.nanoTime() < deadline) {
+        st.cancel();
+        try {
+          m = run.get(1, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+          // still running: cancel again
+        }
+      }
+      assertTrue(m != null, "Statement.cancel() did not stop the query");
+      assertTrue(m.contains("cancelled (Statement.cancel)"), m);
+      try (java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM TABLE(numbers(3))")) {
+        assertTrue(rs.next());
+        assertEquals(3, rs.getLong(1), "the cancelled statement runs again");
+      }
+    }
+  }
+
+  /** setQueryTimeout stops a query in Calcite's operators with an error that names it. */
+  @Test void queryTimeoutStopsAQueryInCalcitesOperators() throws Exception {
+    try (Connection c = connect(dir); java.sql.Statement st = c.createStatement()) {
+      st.setQueryTimeout(1);
+      CompletableFuture<String> run = runLong(st);
+      String m = run.get(120, TimeUnit.SECONDS);
+      assertTrue(m.contains("(Statement.setQueryTimeout)"), m);
+      st.setQueryTimeout(0);
+      assertEquals("3", one(c, "SELECT count(*) FROM TABLE(numbers(3))"), "the session goes on serving");
+    }
+  }
+
+  /** A client that closes its connection mid-query stops the query; other sessions go on. */
+  @Test void closingTheConnectionStopsItsQuery() throws Exception {
+    try (Connection admin = connect(dir)) {
+      Connection c = connect(dir);
+      CompletableFuture<String> run = CompletableFuture.supplyAsync(() -> String.valueOf(assertThrows(Exception.class,
+          () -> JdbcTestSupport.rows(c, "SELECT count(*) FROM TABLE(numbers(100000000001))")).getMessage()));
+      String listed = "SELECT count(*) FROM system.processes WHERE query LIKE '%numbers(100000000001)%' "
+          + "AND query NOT LIKE '%system.processes%'";
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      while (one(admin, listed).equals("0") && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertEquals("1", one(admin, listed), "the query runs");
+      c.close();
+      String m = run.get(120, TimeUnit.SECONDS);
+      assertTrue(m.contains("cancelled (connection closed)"), m);
+      assertEquals("0", one(admin, listed));
+      assertEquals("3", one(admin, "SELECT count(*) FROM TABLE(numbers(3))"), "other sessions go on");
+    }
+  }
+
+  /** max_concurrent_queries and max_concurrent_queries_for_user refuse one statement more, naming the limit. */
+  @Test void concurrencyLimitsRefuseOneMore() throws Exception {
+    String url = "jdbc:travertine:" + dir.resolve("limited") + ";max_concurrent_queries=2;max_concurrent_queries_for_user=1";
+    java.util.Properties a = new java.util.Properties();
+    a.setProperty("user", "alice");
+    java.util.Properties b = new java.util.Properties();
+    b.setProperty("user", "bob");
+    try (Connection alice = java.sql.DriverManager.getConnection(url, a);
+        Connection alice2 = java.sql.DriverManager.getConnection(url, a);
+        Connection bob = java.sql.DriverManager.getConnection(url, b);
+        Connection carol = java.sql.DriverManager.getConnection(url);
+        java.sql.Statement aliceLong = alice.createStatement();
+        java.sql.Statement bobLong = bob.createStatement()) {
+      CompletableFuture<String> first = runLong(aliceLong);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      String aliceRuns = "SELECT count(*) FROM system.processes WHERE \"user\" = 'alice'";
+      while (one(carol, aliceRuns).equals("0") && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertEquals("1", one(carol, aliceRuns), "alice's query runs");
+      SQLException e = assertThrows(SQLException.class, () -> one(alice2, "SELECT count(*) FROM TABLE(numbers(3))"));
+      assertTrue(e.getMessage().contains("Too many simultaneous queries for user alice. Current: 1, maximum: 1 "
+          + "(max_concurrent_queries_for_user)"), e.getMessage());
+      // With bob's running too, a third statement is one too many (bob's own start may lose that race
+      // against carol's statement: then it starts again).
+      CompletableFuture<String> second = runLong(bobLong);
+      String m = null;
+      while (m == null && System.nanoTime() < deadline) {
+        if (second.isDone()) {
+          assertTrue(second.join().contains("(max_concurrent_queries)"), second.join());
+          second = runLong(bobLong);
+        }
+        try {
+          one(carol, "SELECT count(*) FROM TABLE(numbers(3))");
+          Thread.sleep(20);
+        } catch (SQLException ex) {
+          m = ex.getMessage();
+        }
+      }
+      assertTrue(m != null && m.contains("Too many simultaneous queries. Maximum: 2 (max_concurrent_queries)"), m);
+      assertTrue(!first.isDone(), "alice's query still runs");
+      while (!(first.isDone() && second.isDone()) && System.nanoTime() < deadline) {
+        aliceLong.cancel();
+        bobLong.cancel();
+        Thread.sleep(50);
+      }
+      assertTrue(first.get(1, TimeUnit.SECONDS).contains("Statement.cancel"));
+      assertTrue(second.get(1, TimeUnit.SECONDS).contains("Statement.cancel"));
+      assertEquals("3", one(carol, "SELECT count(*) FROM TABLE(numbers(3))"), "served again once they ended");
+    }
+    SQLException bad = assertThrows(SQLException.class, () -> java.sql.DriverManager.getConnection(
+        "jdbc:travertine:" + dir.resolve("bad") + ";max_concurrent_queries=many"));
+    assertTrue(bad.getMessage().contains("max_concurrent_queries"), bad.getMessage());
+  }
+
+  private static CompletableFuture<String> runLong(java.sql.Statement st) {
+    return CompletableFuture.supplyAsync(() -> String.valueOf(assertThrows(Exception.class, () -> {
+      try (java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM TABLE(numbers(100000000000))")) {
+        rs.next();
+      }
+    }).getMessage()));
+  }
+
   /** ClickHouse's readonly: 2 reads and changes settings only, 1 reads only; refusals name the mode. */
   @Test void readonlySessions() throws Exception {
     try (Connection setup = connect(dir)) {

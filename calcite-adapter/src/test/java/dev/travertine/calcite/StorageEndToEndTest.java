@@ -74,4 +74,80 @@ abstract class StorageEndToEndTest {
       assertFalse(io.list("tables").iterator().hasNext(), "DROP TABLE removed the table's objects");
     }
   }
+
+  /**
+   * CHECK TABLE finds a flipped byte, a truncated file and a deleted file, moves each part aside
+   * (system.detached_parts) and leaves the rest readable; a file lost while the server was down
+   * is found when the table opens.
+   */
+  @Test
+  void checkTableFindsBrokenPartsAndMovesThemAside() throws Exception {
+    String loc = location() + "/check" + System.nanoTime();
+    String[] files = new String[5];
+    java.util.List<String> parts;
+    try (Connection c = connect()) {
+      exec(c, "CREATE TABLE ck (id BIGINT NOT NULL, s VARCHAR) ORDER BY id SETTINGS storage = '" + loc
+          + "', index_granularity = 1000, min_insert_rows_for_direct_part = 1");
+      exec(c, "SYSTEM STOP MERGES ck");
+      for (int i = 0; i < 5; i++) {
+        exec(c, "INSERT INTO ck SELECT number + " + (i * 10000) + ", 's' || CAST(number AS VARCHAR) "
+            + "FROM TABLE(numbers(10000))");
+      }
+      assertEquals("5, 0", one(c, "SELECT count(*), sum(CASE WHEN is_passed THEN 0 ELSE 1 END) "
+          + "FROM TABLE(check_table('ck'))"), "the table function behind CHECK TABLE");
+      parts = rows(c, "SELECT name FROM system.parts WHERE \"table\" = 'ck' ORDER BY min_block");
+      assertEquals(5, parts.size());
+      try (FileIO io = FileIOs.open(loc, properties())) {
+        for (dev.travertine.io.FileInfo f : io.list("tables")) {
+          for (int i = 0; i < 5; i++) {
+            if (f.path().endsWith("/parts/" + parts.get(i) + ".orc")) {
+              files[i] = f.path();
+            }
+          }
+        }
+        byte[] data = io.readAll(files[0]);
+        data[data.length / 2] ^= 0x5a;
+        io.writeAtomic(files[0], data);
+        byte[] whole = io.readAll(files[1]);
+        io.writeAtomic(files[1], java.util.Arrays.copyOf(whole, whole.length - 100));
+        assertTrue(io.delete(files[2]));
+      }
+      java.util.List<String> check = rows(c, "CHECK TABLE ck");
+      assertEquals(5, check.size(), check.toString());
+      String all = String.join("\n", check);
+      assertTrue(all.contains("checksum mismatch"), all);
+      assertTrue(all.contains("bytes, the part was written with"), all);
+      assertTrue(all.contains("is missing"), all);
+      assertEquals(3, check.stream().filter(r -> r.contains("moved aside")).count(), all);
+      assertEquals(2, check.stream().filter(r -> r.contains(", true, ")).count(), all);
+      // The rest stays readable: parts 4 and 5 (ids 30000..49999).
+      assertEquals("20000, 799990000", one(c, "SELECT count(*), sum(id) FROM ck"));
+      assertEquals("3", one(c, "SELECT count(*) FROM system.detached_parts WHERE \"table\" = 'ck' "
+          + "AND reason = 'broken'"));
+      assertEquals("broken_" + parts.get(2) + ", null", one(c, "SELECT name, path FROM system.detached_parts "
+          + "WHERE \"table\" = 'ck' AND message LIKE '%missing%'"));
+      assertEquals(java.util.List.of("parts/" + parts.get(3) + ".orc, true, null",
+          "parts/" + parts.get(4) + ".orc, true, null"), rows(c, "CHECK TABLE ck"));
+    }
+    try (FileIO io = FileIOs.open(loc, properties())) {
+      assertTrue(io.delete(files[4]), "lost while the server was down");
+      long copies = 0;
+      for (dev.travertine.io.FileInfo f : io.list("tables")) {
+        if (f.path().contains("/detached/") && f.path().endsWith(".orc")) {
+          copies++;
+        }
+      }
+      assertEquals(2, copies, "the corrupt and the truncated file are kept in detached/");
+    }
+    try (Connection c = connect()) {
+      assertEquals("10000, 349995000", one(c, "SELECT count(*), sum(id) FROM ck"), "part 4 only");
+      assertEquals("broken-on-start_" + parts.get(4), one(c, "SELECT name FROM system.detached_parts "
+          + "WHERE \"table\" = 'ck' AND reason = 'broken-on-start'"));
+      assertEquals(1, rows(c, "CHECK TABLE ck").size());
+      exec(c, "DROP TABLE ck");
+    }
+    try (FileIO io = FileIOs.open(loc, properties())) {
+      assertFalse(io.list("tables").iterator().hasNext(), "DROP TABLE removed the detached parts too");
+    }
+  }
 }

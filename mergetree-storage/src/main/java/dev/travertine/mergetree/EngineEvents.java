@@ -14,6 +14,8 @@ public final class EngineEvents {
   public static final String SELECTED_ROWS = "SelectedRows";
   public static final String MERGES = "Merge";
   public static final String MERGED_ROWS = "MergedRows";
+  /** Parts moved aside to detached/ as broken (by CHECK TABLE or at start). */
+  public static final String DETACHED_PARTS = "DetachedParts";
   public static final String PARTS_WRITTEN = "PartsWritten";
   public static final String BYTES_WRITTEN = "WriteBufferFromFileDescriptorWriteBytes";
   public static final String BUFFER_FLUSHES = "InsertBufferFlush";

@@ -10,6 +10,8 @@ import dev.travertine.mergetree.block.BlockCodec;
 import dev.travertine.mergetree.block.Vectors;
 import dev.travertine.mergetree.log.LogEntry;
 import dev.travertine.mergetree.log.MetadataLog;
+import dev.travertine.mergetree.check.DetachedParts;
+import dev.travertine.mergetree.check.PartChecker;
 import dev.travertine.mergetree.merge.MergeSelector;
 import dev.travertine.mergetree.merge.PartMerger;
 import dev.travertine.mergetree.mutation.CompiledMutation;
@@ -42,6 +44,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +52,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -162,6 +166,7 @@ public final class MergeTreeTable implements AutoCloseable {
   private volatile boolean mergesStopped;
   private volatile boolean closed;
   private final List<RunningMerge> running = new CopyOnWriteArrayList<>();
+  private final DetachedParts detached;
 
   private MergeTreeTable(String id, TableDefinition definition, FileIO io, Path walDir, EngineContext ctx,
       boolean fsync) throws IOException {
@@ -171,6 +176,7 @@ public final class MergeTreeTable implements AutoCloseable {
     this.fs = OrcSupport.fileSystem(io);
     this.ctx = ctx;
     this.log = new MetadataLog(io, "table " + definition.name());
+    this.detached = new DetachedParts(io);
     this.wal = new WriteAheadLog(walDir,
         fsync && definition.tableSettings().getBool(Settings.FSYNC_AFTER_INSERT));
   }
@@ -202,10 +208,13 @@ public final class MergeTreeTable implements AutoCloseable {
     // Files that no committed entry references are leftovers of interrupted writes or merges.
     Set<String> live = new HashSet<>();
     parts.forEach(p -> live.add(p.info().path()));
+    Map<String, Long> sizes = new HashMap<>();
     for (FileInfo f : io.list("parts")) {
       if (!live.contains(f.path())) {
         LOG.info("Removing unreferenced file {} of table {}", f.path(), definition.name());
         io.delete(f.path());
+      } else {
+        sizes.put(f.path(), f.length());
       }
     }
     if (io instanceof LocalFileIO local) {
@@ -227,6 +236,20 @@ public final class MergeTreeTable implements AutoCloseable {
         buffered.isEmpty() ? 0 : ctx.clock().millis(), List.copyOf(mutations));
     if (state.pendingMutations() > 0) {
       LOG.info("Table {}: {} unfinished mutations continue", definition.name(), state.pendingMutations());
+    }
+    // A part whose file is gone or has another size cannot be read: aside with it, the rest stays readable.
+    Map<PartRef, String> broken = new LinkedHashMap<>();
+    for (PartRef p : parts) {
+      Long size = sizes.get(p.info().path());
+      if (size == null) {
+        broken.put(p, "file " + p.info().path() + " is missing");
+      } else if (size != p.info().bytesOnDisk()) {
+        broken.put(p, "file " + p.info().path() + " has " + size + " bytes, the part was written with "
+            + p.info().bytesOnDisk());
+      }
+    }
+    if (!broken.isEmpty()) {
+      moveAside(broken, DetachedParts.BROKEN_ON_START);
     }
   }
 
@@ -290,12 +313,12 @@ public final class MergeTreeTable implements AutoCloseable {
     return ctx;
   }
 
-  /** A consistent view for one query; close it afterwards. */
   /** Where the table's parts and metadata log are (what another node opens to read its parts). */
   public String storageLocation() {
     return io.location();
   }
 
+  /** A consistent view for one query; close it afterwards. */
   public TableSnapshot snapshot() {
     synchronized (lock) {
       State s = state;
@@ -561,6 +584,14 @@ public final class MergeTreeTable implements AutoCloseable {
     }
     List<PartRef> parts = new ArrayList<>(base.parts());
     parts.removeAll(removed);
+    for (PartRef p : add) {
+      for (PartRef q : parts) {
+        if (p.info().overlaps(q.info())) {
+          throw new IllegalStateException("Cannot commit " + op + " of table " + definition.name() + ": new part "
+              + p.name() + " overlaps active part " + q.name() + " (a merge must take neighbouring parts)");
+        }
+      }
+    }
     parts.addAll(add);
     parts.sort(PART_ORDER);
     appendLocked(op, add, removeNames, walUpTo, truncate, List.of(), base.withParts(List.copyOf(parts)));
@@ -686,13 +717,12 @@ public final class MergeTreeTable implements AutoCloseable {
     TableSettings ts = definition.tableSettings();
     Map<String, List<PartRef>> byPartition = new LinkedHashMap<>();
     for (PartRef p : state.parts()) {
-      if (!p.merging()) {
-        byPartition.computeIfAbsent(p.info().partitionId(), k -> new ArrayList<>()).add(p);
-      }
+      byPartition.computeIfAbsent(p.info().partitionId(), k -> new ArrayList<>()).add(p);
     }
     for (List<PartRef> ps : byPartition.values()) {
       List<MergeSelector.Candidate> cands = ps.stream()
-          .map(p -> new MergeSelector.Candidate(p.name(), p.info().bytesOnDisk(), p.info().rows())).toList();
+          .map(p -> new MergeSelector.Candidate(p.name(), p.info().bytesOnDisk(), p.info().rows(), p.merging()))
+          .toList();
       List<MergeSelector.Candidate> sel = MergeSelector.select(cands,
           (int) ts.getLong(Settings.MAX_PARTS_TO_MERGE_AT_ONCE),
           ts.getLong(Settings.MAX_BYTES_TO_MERGE_AT_MAX_SPACE),
@@ -811,6 +841,80 @@ public final class MergeTreeTable implements AutoCloseable {
         throw new IllegalStateException("Interrupted while waiting for merges", e);
       }
     }
+  }
+
+  // ---------------------------------------------------------------- checks
+
+  /** One row of CHECK TABLE: a part and what its check found (null message: passed). */
+  public record PartCheck(String partPath, boolean passed, String message) {}
+
+  /**
+   * CHECK TABLE: verifies every active part from storage ({@link PartChecker}) and that no two
+   * cover a common block. A broken part is moved aside to {@code detached/}, so the table stays
+   * readable without it; overlapping parts are reported and kept (each holds rows the other lacks).
+   *
+   * @param cancelled polled while reading (it may throw the query's own error instead)
+   * @param moveAside false reports broken parts only (a readonly session)
+   */
+  public List<PartCheck> check(BooleanSupplier cancelled, boolean moveAside) throws IOException {
+    ensureOpen();
+    List<PartCheck> out = new ArrayList<>();
+    Map<PartRef, String> broken = new LinkedHashMap<>();
+    try (TableSnapshot snap = snapshot()) {
+      List<PartRef> parts = snap.parts();
+      for (PartRef p : parts) {
+        String message = PartChecker.check(p.info(), definition, io, fs, cancelled).message();
+        if (message != null) {
+          broken.put(p, message);
+          continue;
+        }
+        for (PartRef q : parts) {
+          if (q != p && q.info().overlaps(p.info())) {
+            message = "block range " + p.info().minBlock() + "-" + p.info().maxBlock() + " overlaps part " + q.name();
+            break;
+          }
+        }
+        out.add(new PartCheck(p.info().path(), message == null, message));
+      }
+      Set<PartRef> moved = moveAside ? moveAside(broken, DetachedParts.BROKEN) : Set.of();
+      for (Map.Entry<PartRef, String> e : broken.entrySet()) {
+        String where = moved.contains(e.getKey()) ? "; moved aside to " + DetachedParts.DIR + "/"
+            : !moveAside ? "; not moved aside (readonly)" : "; not moved aside: a merge or mutation is rewriting it";
+        out.add(new PartCheck(e.getKey().info().path(), false, e.getValue() + where));
+      }
+    }
+    out.sort(Comparator.comparing(PartCheck::partPath));
+    return out;
+  }
+
+  /** Parts taken out of the active set as broken (system.detached_parts). */
+  public List<DetachedParts.Detached> detachedParts() throws IOException {
+    return detached.list();
+  }
+
+  /** Copies broken parts to {@code detached/} and removes them from the active set in one commit. */
+  private Set<PartRef> moveAside(Map<PartRef, String> broken, String reason) throws IOException {
+    List<PartRef> take = new ArrayList<>();
+    synchronized (lock) {
+      for (PartRef p : broken.keySet()) {
+        if (state.parts().contains(p) && !p.merging()) {
+          p.setMerging(true); // nothing merges it meanwhile
+          take.add(p);
+        }
+      }
+    }
+    try {
+      for (PartRef p : take) {
+        detached.moveAside(p.info(), reason, broken.get(p), ctx.clock().millis());
+      }
+      if (!take.isEmpty()) {
+        commit("detach", List.of(), take, false);
+        ctx.events().add(EngineEvents.DETACHED_PARTS, take.size());
+      }
+    } finally {
+      take.forEach(p -> p.setMerging(false));
+    }
+    return new HashSet<>(take);
   }
 
   // ---------------------------------------------------------------- mutations
@@ -1152,6 +1256,7 @@ public final class MergeTreeTable implements AutoCloseable {
       wal.clear();
       io.deletePrefix("parts");
       io.deletePrefix("log");
+      io.deletePrefix(DetachedParts.DIR);
     } finally {
       io.close();
     }

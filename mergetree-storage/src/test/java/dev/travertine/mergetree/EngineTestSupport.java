@@ -5,10 +5,16 @@ import dev.travertine.mergetree.scan.ScanBatch;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.mergetree.schema.Column;
+import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.schema.TableDefinition;
+import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.mergetree.schema.TypeKind;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 
 /** Helpers for engine tests: a database whose background work runs only when the test asks. */
@@ -18,6 +24,19 @@ final class EngineTestSupport {
   static EngineContext manualContext() {
     return new EngineContext(Clock.systemUTC(), Executors.newSingleThreadScheduledExecutor(),
         Executors.newCachedThreadPool(), new EngineEvents(), false);
+  }
+
+  /**
+   * A table {@code (k INTEGER, seq BIGINT NOT NULL, s VARCHAR) ORDER BY k} with 1024-row granules
+   * whose every insert becomes a part (no buffer).
+   */
+  static TableDefinition keyedTable(String name) {
+    TableSchema schema = new TableSchema(List.of(
+        new Column("k", DataType.of(TypeKind.INTEGER), true),
+        new Column("seq", DataType.of(TypeKind.BIGINT), false),
+        new Column("s", DataType.varchar(-1), true)));
+    return new TableDefinition(name, schema, List.of("k"), null, List.of(),
+        Map.of("index_granularity", "1024", "min_insert_rows_for_direct_part", "1"), List.of());
   }
 
   /** Reads all rows (requested columns) of a table. */

@@ -10,17 +10,12 @@ import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.scan.ScanBatch;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
-import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
 import dev.travertine.mergetree.schema.TableDefinition;
-import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -30,12 +25,7 @@ class MergeAndSnapshotTest {
   @TempDir Path dir;
 
   private static TableDefinition def() {
-    TableSchema schema = new TableSchema(List.of(
-        new Column("k", DataType.of(TypeKind.INTEGER), true),
-        new Column("seq", DataType.of(TypeKind.BIGINT), false),
-        new Column("s", DataType.varchar(-1), true)));
-    return new TableDefinition("m", schema, List.of("k"), null, List.of(),
-        Map.of("index_granularity", "1024", "min_insert_rows_for_direct_part", "1"), List.of());
+    return EngineTestSupport.keyedTable("m");
   }
 
   @Test

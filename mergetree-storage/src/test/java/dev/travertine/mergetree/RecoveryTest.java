@@ -78,18 +78,32 @@ class RecoveryTest {
       }
       assertEquals(3, EngineTestSupport.scan(db.table("t"), null, false, 1).size());
     }
-    // Corrupt the committed part: reads fail with a message naming the part; other tables work.
+    // Corrupt the committed part, same size: reads fail with a message naming the part; other tables work.
     Path part;
     try (Stream<Path> s = Files.list(parts)) {
       part = s.findFirst().orElseThrow();
     }
+    String name = part.getFileName().toString().replace(".orc", "");
     try (RandomAccessFile f = new RandomAccessFile(part.toFile(), "rw")) {
-      f.setLength(f.length() / 2);
+      f.seek(f.length() / 2);
+      f.write(new byte[(int) (f.length() - f.length() / 2)]);
     }
     try (Database db = Database.open(dir, EngineTestSupport.manualContext())) {
       Exception e = assertThrows(Exception.class, () -> EngineTestSupport.scan(db.table("t"), null, false, 1));
       String msg = e.getMessage() + (e.getCause() == null ? "" : " / " + e.getCause().getMessage());
-      assertTrue(msg.contains("Cannot read part " + part.getFileName().toString().replace(".orc", "")), msg);
+      assertTrue(msg.contains("Cannot read part " + name), msg);
+      assertEquals(1, EngineTestSupport.scan(db.table("u"), null, false, 1).size());
+    }
+    // Truncated while closed: the part is moved aside at open and the table opens without it.
+    try (RandomAccessFile f = new RandomAccessFile(part.toFile(), "rw")) {
+      f.setLength(f.length() / 2);
+    }
+    try (Database db = Database.open(dir, EngineTestSupport.manualContext())) {
+      assertEquals(0, EngineTestSupport.scan(db.table("t"), null, false, 1).size());
+      var detached = db.table("t").detachedParts();
+      assertEquals(1, detached.size());
+      assertEquals("broken-on-start_" + name, detached.get(0).name());
+      assertTrue(detached.get(0).message().contains("bytes, the part was written with"), detached.get(0).message());
       assertEquals(1, EngineTestSupport.scan(db.table("u"), null, false, 1).size());
     }
   }

@@ -13,11 +13,19 @@ import java.util.List;
 public final class MergeSelector {
   private MergeSelector() {}
 
-  /** A candidate part: its size in bytes and rows. */
-  public record Candidate(String name, long bytes, long rows) {}
+  /**
+   * A part of the partition: its size in bytes and rows, and whether a merge or mutation is
+   * already rewriting it. A busy part is a barrier: a range never spans it, so every merge takes
+   * neighbours and active parts keep covering disjoint block ranges.
+   */
+  public record Candidate(String name, long bytes, long rows, boolean busy) {
+    public Candidate(String name, long bytes, long rows) {
+      this(name, bytes, rows, false);
+    }
+  }
 
   /**
-   * @param parts the partition's parts not already merging, ordered by block number
+   * @param parts every part of the partition, busy ones included, ordered by block number
    * @return the chosen range, or an empty list when no merge is worth doing
    */
   public static List<Candidate> select(List<Candidate> parts, int maxParts, long maxBytes, double base) {
@@ -32,7 +40,7 @@ public final class MergeSelector {
     for (int from = 0; from < parts.size(); from++) {
       long sum = 0;
       long max = 0;
-      for (int to = from; to < parts.size() && to - from < maxParts; to++) {
+      for (int to = from; to < parts.size() && to - from < maxParts && !parts.get(to).busy(); to++) {
         long b = Math.max(1, parts.get(to).bytes());
         sum += b;
         max = Math.max(max, b);

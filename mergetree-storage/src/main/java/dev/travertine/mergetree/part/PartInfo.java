@@ -70,6 +70,15 @@ public record PartInfo(
         fileSchema);
   }
 
+  /**
+   * Whether both parts hold rows of the same partition from a common block: two active parts
+   * never do (every merge takes neighbours and replaces them), the invariant that lets a block
+   * range name its data.
+   */
+  public boolean overlaps(PartInfo other) {
+    return partitionId.equals(other.partitionId) && minBlock <= other.maxBlock && other.minBlock <= maxBlock;
+  }
+
   /** ClickHouse's part name. */
   public static String partName(String partitionId, long minBlock, long maxBlock, int level, long dataVersion) {
     String base = partitionId + "_" + minBlock + "_" + maxBlock + "_" + level;

@@ -14,9 +14,13 @@ public final class QueryContext {
   final AtomicLong readBytes = new AtomicLong();
   final AtomicLong resultRows = new AtomicLong();
   private final AtomicBoolean cancelled = new AtomicBoolean();
+  private volatile String cancelReason = "KILL QUERY";
   /** max_execution_time (nanoseconds, 0 = none) and max_rows_to_read (0 = none). */
   private volatile long maxNanos;
   private volatile long maxRowsToRead;
+  /** The client's own stop: its statement's cancel flag (Statement.cancel) and query timeout. */
+  private volatile AtomicBoolean clientCancel;
+  private volatile long clientTimeoutNanos;
   private final long startThread = Thread.currentThread().getId();
   private final long startAllocated = allocated();
 
@@ -86,6 +90,12 @@ public final class QueryContext {
 
   /** KILL QUERY: the query stops at its next check with an error. */
   public void cancel() {
+    cancel("KILL QUERY");
+  }
+
+  /** Stops the query at its next check with an error that gives {@code why} (e.g. "connection closed"). */
+  public void cancel(String why) {
+    cancelReason = why;
     cancelled.set(true);
   }
 
@@ -102,10 +112,30 @@ public final class QueryContext {
     this.maxRowsToRead = Math.max(0, maxRowsToRead);
   }
 
+  /**
+   * Ties the query to its JDBC statement: {@code cancelFlag} set by {@code Statement.cancel()}
+   * (null: none) and {@code setQueryTimeout} in milliseconds (0 = none), both enforced by
+   * {@link #checkCancelled} like KILL QUERY and max_execution_time.
+   */
+  public void watchClient(AtomicBoolean cancelFlag, long timeoutMillis) {
+    this.clientCancel = cancelFlag;
+    this.clientTimeoutNanos = Math.max(0, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
+  }
+
   /** Throws if the query was killed or passed one of its limits (ClickHouse's wording). */
   public void checkCancelled() {
     if (cancelled.get()) {
-      throw new IllegalStateException("Query " + id + " was cancelled (KILL QUERY)");
+      throw new IllegalStateException("Query " + id + " was cancelled (" + cancelReason + ")");
+    }
+    AtomicBoolean client = clientCancel;
+    if (client != null && client.get()) {
+      throw new IllegalStateException("Query " + id + " was cancelled (Statement.cancel)");
+    }
+    long clientMax = clientTimeoutNanos;
+    if (clientMax > 0 && System.nanoTime() - startNanos > clientMax) {
+      throw new QueryLimitException(String.format(java.util.Locale.ROOT,
+          "Timeout exceeded: elapsed %.1f seconds, maximum: %.1f (Statement.setQueryTimeout)",
+          (System.nanoTime() - startNanos) / 1e9, clientMax / 1e9));
     }
     long maxRows = maxRowsToRead;
     if (maxRows > 0 && readRows.get() > maxRows) {

@@ -29,7 +29,37 @@ public final class QueryRegistry {
     this.clock = clock;
   }
 
-  public QueryContext begin(String user, String query) {
+  private volatile int maxConcurrent;
+  private volatile int maxConcurrentForUser;
+
+  /**
+   * The server's {@code max_concurrent_queries} and {@code max_concurrent_queries_for_user}
+   * (0 = no limit): a statement that would run beyond them is refused when it begins.
+   */
+  public void limitConcurrency(int maxQueries, int maxQueriesForUser) {
+    this.maxConcurrent = Math.max(0, maxQueries);
+    this.maxConcurrentForUser = Math.max(0, maxQueriesForUser);
+  }
+
+  /**
+   * Registers a statement.
+   *
+   * @throws QueryContext.QueryLimitException when it would pass a concurrency limit
+   */
+  public synchronized QueryContext begin(String user, String query) {
+    int max = maxConcurrent;
+    if (max > 0 && running.size() >= max) {
+      throw new QueryContext.QueryLimitException("Too many simultaneous queries. Maximum: " + max
+          + " (max_concurrent_queries)");
+    }
+    int maxUser = maxConcurrentForUser;
+    if (maxUser > 0) {
+      long mine = running.values().stream().filter(q -> q.user().equals(user)).count();
+      if (mine >= maxUser) {
+        throw new QueryContext.QueryLimitException("Too many simultaneous queries for user " + user + ". Current: "
+            + mine + ", maximum: " + maxUser + " (max_concurrent_queries_for_user)");
+      }
+    }
     QueryContext c = new QueryContext(UUID.randomUUID().toString(), user, query, clock.millis(), System.nanoTime());
     running.put(c.id(), c);
     return c;
