@@ -21,7 +21,8 @@ final class QueryTracking {
   /** Registers a statement as this session's running query, with the session's limits. */
   static QueryContext begin(TravertineSession session, String sql) {
     QueryContext q = session.database().queries().begin(session.user(), sql);
-    q.limit(session.settings().getLong(Settings.MAX_EXECUTION_TIME), session.settings().getLong(Settings.MAX_ROWS_TO_READ));
+    q.limit(session.settings().getLong(Settings.MAX_EXECUTION_TIME), session.settings().getLong(Settings.MAX_ROWS_TO_READ),
+        session.settings().getLong(Settings.MAX_BYTES_TO_READ));
     session.setCurrentQuery(q);
     return q;
   }

@@ -53,7 +53,18 @@ public final class TravertineRuntime {
           ScanBatch batch;
           int k;
           long attributed;
+          long attributedBytes;
           Object current;
+
+          /** Rows and bytes the scanner read since the last call count for the query. */
+          private void attribute() {
+            long read = scanner.rowsRead();
+            q.addReadRows(read - attributed);
+            attributed = read;
+            long bytes = scanner.bytesRead();
+            q.addReadBytes(bytes - attributedBytes);
+            attributedBytes = bytes;
+          }
 
           @Override public Object current() {
             return current;
@@ -63,10 +74,8 @@ public final class TravertineRuntime {
             try {
               while (batch == null || ++k >= batch.size()) {
                 if (q != null) {
+                  attribute();
                   q.checkCancelled();
-                  long read = scanner.rowsRead();
-                  q.addReadRows(read - attributed);
-                  attributed = read;
                 }
                 batch = scanner.next();
                 k = -1;
@@ -98,8 +107,7 @@ public final class TravertineRuntime {
             try {
               scanner.close();
               if (q != null) {
-                q.addReadRows(scanner.rowsRead() - attributed);
-                attributed = scanner.rowsRead();
+                attribute();
               }
             } catch (IOException e) {
               throw new UncheckedIOException(e);

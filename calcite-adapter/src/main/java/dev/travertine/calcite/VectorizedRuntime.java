@@ -131,6 +131,14 @@ public final class VectorizedRuntime {
       }
       return n;
     }
+
+    synchronized long bytesRead() {
+      long n = 0;
+      for (TableScanner s : opened) {
+        n += s.bytesRead();
+      }
+      return n;
+    }
   }
 
   /** Rows of the fragment's output batches. */
@@ -148,6 +156,7 @@ public final class VectorizedRuntime {
     private ScanBatch batch;
     private int k;
     private long attributed;
+    private long attributedBytes;
     private Object current;
 
     Rows(TravertineSession session, MergeTreeTable table, VectorizedSpec spec) {
@@ -162,7 +171,7 @@ public final class VectorizedRuntime {
       this.sqlTypes = spec.outputTypes().toArray(String[]::new);
     }
 
-    /** Called by the fragment's worker threads once per batch: rows read so far count toward max_rows_to_read. */
+    /** Called by the fragment's worker threads once per batch: rows and bytes read so far count toward the limits. */
     private void check() {
       if (query != null) {
         attribute();
@@ -175,6 +184,9 @@ public final class VectorizedRuntime {
         long read = distributed != null ? distributed.source.rowsRead() : source.rowsRead();
         query.addReadRows(read - attributed);
         attributed = read;
+        long bytes = distributed != null ? 0 : source.bytesRead(); // replicas report rows only
+        query.addReadBytes(bytes - attributedBytes);
+        attributedBytes = bytes;
       }
     }
 

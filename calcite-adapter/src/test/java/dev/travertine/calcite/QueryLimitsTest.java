@@ -51,6 +51,20 @@ class QueryLimitsTest {
       assertEquals("20000", one(c, "SELECT count(*) FROM t"), "part metadata answers without reading rows");
       exec(c, "SET max_rows_to_read = 0");
 
+      // Bytes count per column read: 20,000 BIGINTs are 160,000 bytes, 20,000 two-byte strings 40,000.
+      exec(c, "SET max_bytes_to_read = 100000");
+      for (String v : new String[] {"1", "0"}) {
+        exec(c, "SET vectorized_execution = " + v);
+        String mb = error(c, "SELECT sum(k) FROM t WHERE k > 5");
+        assertTrue(mb.contains("Limit for (uncompressed) bytes to read exceeded") && mb.contains("(max_bytes_to_read)"),
+            v + ": " + mb);
+        assertEquals("2857", one(c, "SELECT count(*) FROM t WHERE s = 's3'"), v + ": only the strings are read");
+      }
+      exec(c, "SET vectorized_execution = 1");
+      exec(c, "SET max_bytes_to_read = 0");
+      assertEquals("40000", one(c, "SELECT read_bytes FROM system.query_log WHERE query = "
+          + "'SELECT count(*) FROM t WHERE s = ''s3''' ORDER BY query_start_time DESC LIMIT 1"));
+
       exec(c, "SET max_execution_time = 1");
       long t0 = System.nanoTime();
       String m = error(c, "SELECT count(*) FROM TABLE(numbers(100000000000))");

@@ -185,6 +185,32 @@ public final class Vectors {
     }
   }
 
+  /**
+   * The uncompressed size of positions 0..n-1 of a column (ClickHouse's read_bytes): the type's
+   * width, strings their lengths.
+   */
+  public static long bytes(ColumnVector v, TypeKind kind, int n) {
+    return switch (kind) {
+      case BOOLEAN, TINYINT -> n;
+      case SMALLINT -> 2L * n;
+      case INTEGER, DATE, REAL -> 4L * n;
+      case BIGINT, DOUBLE, TIMESTAMP -> 8L * n;
+      case DECIMAL -> 16L * n;
+      case CHAR, VARCHAR -> {
+        BytesColumnVector b = (BytesColumnVector) v;
+        if (b.isRepeating) {
+          yield (long) b.length[0] * n;
+        }
+        long sum = 0;
+        int[] len = b.length;
+        for (int i = 0; i < n; i++) {
+          sum += len[i];
+        }
+        yield sum;
+      }
+    };
+  }
+
   /** Compares two values of the same type; NULL sorts after every value (NULLS LAST). */
   public static int compare(ColumnVector a, int ra, ColumnVector b, int rb, TypeKind kind) {
     int i = idx(a, ra);

@@ -18,6 +18,7 @@ public final class QueryContext {
   /** max_execution_time (nanoseconds, 0 = none) and max_rows_to_read (0 = none). */
   private volatile long maxNanos;
   private volatile long maxRowsToRead;
+  private volatile long maxBytesToRead;
   /** The client's own stop: its statement's cancel flag (Statement.cancel) and query timeout. */
   private volatile AtomicBoolean clientCancel;
   private volatile long clientTimeoutNanos;
@@ -76,6 +77,10 @@ public final class QueryContext {
     readRows.addAndGet(n);
   }
 
+  public void addReadBytes(long n) {
+    readBytes.addAndGet(n);
+  }
+
   public void addResultRows(long n) {
     resultRows.addAndGet(n);
   }
@@ -108,8 +113,14 @@ public final class QueryContext {
    * none), enforced by {@link #checkCancelled}.
    */
   public void limit(long maxExecutionSeconds, long maxRowsToRead) {
+    limit(maxExecutionSeconds, maxRowsToRead, 0);
+  }
+
+  /** As above, with {@code max_bytes_to_read} (0 = none). */
+  public void limit(long maxExecutionSeconds, long maxRowsToRead, long maxBytesToRead) {
     this.maxNanos = maxExecutionSeconds <= 0 ? 0 : java.util.concurrent.TimeUnit.SECONDS.toNanos(maxExecutionSeconds);
     this.maxRowsToRead = Math.max(0, maxRowsToRead);
+    this.maxBytesToRead = Math.max(0, maxBytesToRead);
   }
 
   /**
@@ -141,6 +152,12 @@ public final class QueryContext {
     if (maxRows > 0 && readRows.get() > maxRows) {
       throw new QueryLimitException(String.format(java.util.Locale.ROOT,
           "Limit for rows to read exceeded: %,d rows read, maximum: %,d (max_rows_to_read)", readRows.get(), maxRows));
+    }
+    long maxBytes = maxBytesToRead;
+    if (maxBytes > 0 && readBytes.get() > maxBytes) {
+      throw new QueryLimitException(String.format(java.util.Locale.ROOT,
+          "Limit for (uncompressed) bytes to read exceeded: %,d bytes read, maximum: %,d (max_bytes_to_read)",
+          readBytes.get(), maxBytes));
     }
     long max = maxNanos;
     if (max > 0) {

@@ -94,7 +94,7 @@ final class PartSource implements TaskSource {
     if (m == 0) {
       return null;
     }
-    scan.rowsRead.addAndGet(m);
+    scan.countRead(cols, m);
     if (scan.request.filter() != null) {
       m = scan.request.filter().filter(cols, sel, m);
     }
@@ -264,9 +264,10 @@ final class PartSource implements TaskSource {
       long f = rows.filteredRows();
       scan.rowsRead.addAndGet(f - filteredCounted);
       filteredCounted = f;
+      scan.bytesRead.addAndGet(scan.bytesOf(batch.cols, batch.size)); // of the rows that passed: about
       return new ScanBatch(batch.cols, java.util.Arrays.copyOf(batch.selected, batch.size), batch.size);
     }
-    scan.rowsRead.addAndGet(batch.size);
+    scan.countRead(batch.cols, batch.size);
     return scan.filtered(batch.cols, batch.size, mutations);
   }
 

@@ -49,6 +49,9 @@ public final class TableScanner implements AutoCloseable {
   final String[] columnNames;
   final org.apache.orc.TypeDescription orcSchema;
   final AtomicLong rowsRead = new AtomicLong();
+  final AtomicLong bytesRead = new AtomicLong();
+  private final int[] readColumns;
+  private final TypeKind[] kinds;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Producer producer;
   private long emitted;
@@ -95,6 +98,11 @@ public final class TableScanner implements AutoCloseable {
     this.include = new boolean[schema.size() + 1];
     include[0] = true;
     cols.stream().forEach(c -> include[c + 1] = true);
+    this.readColumns = cols.stream().toArray();
+    this.kinds = new TypeKind[schema.size()];
+    for (int c = 0; c < kinds.length; c++) {
+      kinds[c] = schema.column(c).type().kind();
+    }
     this.orcSchema = schema.orcSchema();
     this.columnNames = schema.columns().stream().map(c -> c.storage()).toArray(String[]::new);
     this.sarg = filter != null && request.usePruning() ? SargBuilder.build(filter, schema) : null;
@@ -138,6 +146,31 @@ public final class TableScanner implements AutoCloseable {
   /** Rows read from storage and buffer so far (before filtering). */
   public long rowsRead() {
     return rowsRead.get();
+  }
+
+  /**
+   * Bytes read so far: the uncompressed size of the values of the columns read (ClickHouse's
+   * read_bytes; fixed widths by type, strings by length), for max_bytes_to_read and the query log.
+   */
+  public long bytesRead() {
+    return bytesRead.get();
+  }
+
+  /** Counts {@code n} rows read into {@code cols} (positions 0..n-1) and their bytes. */
+  void countRead(ColumnVector[] cols, int n) {
+    rowsRead.addAndGet(n);
+    bytesRead.addAndGet(bytesOf(cols, n));
+  }
+
+  /** The bytes of the columns read at positions 0..n-1 of {@code cols}. */
+  long bytesOf(ColumnVector[] cols, int n) {
+    long bytes = 0;
+    for (int c : readColumns) {
+      if (cols[c] != null) {
+        bytes += Vectors.bytes(cols[c], kinds[c], n);
+      }
+    }
+    return bytes;
   }
 
   /** The next batch, or null at the end. */
@@ -340,7 +373,7 @@ public final class TableScanner implements AutoCloseable {
       while (i < chunks.size()) {
         VectorizedRowBatch c = chunks.get(i++);
         if (c.size > 0) {
-          rowsRead.addAndGet(c.size);
+          countRead(c.cols, c.size);
           return filtered(c.cols, c.size);
         }
       }
@@ -641,7 +674,7 @@ public final class TableScanner implements AutoCloseable {
       Block rows = new Block(schema);
       for (Block b : snapshot.buffered()) {
         for (VectorizedRowBatch c : b.chunks()) {
-          rowsRead.addAndGet(c.size);
+          countRead(c.cols, c.size);
           ScanBatch f = filtered(c.cols, c.size);
           for (int i = 0; i < f.size(); i++) {
             rows.appendFrom(c.cols, f.sel()[i]);

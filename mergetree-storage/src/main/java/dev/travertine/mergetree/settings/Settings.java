@@ -112,6 +112,8 @@ public final class Settings {
       "Seconds a query may run; past them it fails (0 = no limit)");
   public static final Setting MAX_ROWS_TO_READ = Setting.uint("max_rows_to_read", 0, 0, Long.MAX_VALUE, SESSION,
       "Rows a query may read from tables; past them it fails (0 = no limit)");
+  public static final Setting MAX_BYTES_TO_READ = Setting.uint("max_bytes_to_read", 0, 0, Long.MAX_VALUE, SESSION,
+      "Uncompressed bytes a query may read from tables; past them it fails (0 = no limit)");
   public static final Setting MAX_RESULT_ROWS = Setting.uint("max_result_rows", 0, 0, Long.MAX_VALUE, SESSION,
       "Rows a query may return; past them it fails (0 = no limit)");
 
@@ -136,7 +138,8 @@ public final class Settings {
         MUTATIONS_SYNC, VECTORIZED_EXECUTION, MAX_MEMORY_USAGE,
         OPTIMIZE_MOVE_TO_PREWHERE, ENABLE_PARALLEL_REPLICAS, MAX_PARALLEL_REPLICAS, CLUSTER_FOR_PARALLEL_REPLICAS,
         ENABLE_PARALLEL_BLOCKS_MARSHALLING, NETWORK_COMPRESSION_METHOD, NETWORK_ZSTD_COMPRESSION_LEVEL,
-        RECEIVE_TIMEOUT, MAX_EXECUTION_TIME, MAX_ROWS_TO_READ, MAX_RESULT_ROWS, READONLY)) {
+        RECEIVE_TIMEOUT, MAX_EXECUTION_TIME, MAX_ROWS_TO_READ, MAX_BYTES_TO_READ, MAX_RESULT_ROWS,
+        READONLY)) {
       ALL.put(s.name(), s);
     }
   }
