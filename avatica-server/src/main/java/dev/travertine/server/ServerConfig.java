@@ -108,12 +108,9 @@ public record ServerConfig(String host, int port, Path dataDir, String serializa
         }
       } else if (k.equals(dev.travertine.mergetree.scan.DecodedColumnCache.SIZE_KEY)) {
         storage.put(k, Long.toString(dev.travertine.mergetree.scan.DecodedColumnCache.parseSize(e.getValue())));
-      } else if (k.equals(dev.travertine.mergetree.Database.MAX_CONCURRENT_QUERIES.name())
-          || k.equals(dev.travertine.mergetree.Database.MAX_CONCURRENT_QUERIES_FOR_USER.name())) {
-        storage.put(k, Long.toString(dev.travertine.mergetree.Database.concurrency(Map.of(k, e.getValue()),
-            dev.travertine.mergetree.Database.MAX_CONCURRENT_QUERIES.name().equals(k)
-                ? dev.travertine.mergetree.Database.MAX_CONCURRENT_QUERIES
-                : dev.travertine.mergetree.Database.MAX_CONCURRENT_QUERIES_FOR_USER)));
+      } else if (dev.travertine.mergetree.query.QueryRegistry.isConcurrencyKey(k)) {
+        storage.put(k, Long.toString(dev.travertine.mergetree.query.QueryRegistry.concurrency(Map.of(k, e.getValue()),
+            k)));
       } else if (k.startsWith("s3.") || k.startsWith("hadoop.")
           || dev.travertine.calcite.NodeExchange.isKey(k)) {
         storage.put(k, e.getValue()); // node properties, checked when the engine opens

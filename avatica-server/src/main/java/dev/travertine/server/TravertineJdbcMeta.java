@@ -8,7 +8,14 @@ import java.sql.SQLException;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import dev.travertine.calcite.SqlErrors;
+import java.util.List;
+import org.apache.calcite.avatica.AvaticaSeverity;
+import org.apache.calcite.avatica.MissingResultsException;
+import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.jdbc.JdbcMeta;
+import org.apache.calcite.avatica.remote.AvaticaRuntimeException;
+import org.apache.calcite.avatica.remote.TypedValue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +64,74 @@ final class TravertineJdbcMeta extends JdbcMeta {
       return true;
     } catch (IllegalArgumentException e) {
       return false;
+    }
+  }
+
+  // ---------------------------------------------------------------- errors
+
+  /**
+   * What a client gets when a statement fails: one message with ClickHouse's code and a SQLSTATE
+   * ({@link SqlErrors}), instead of Avatica's chain of every wrapper's message.
+   */
+  static RuntimeException translate(RuntimeException e) {
+    if (e instanceof AvaticaRuntimeException) {
+      return e;
+    }
+    SqlErrors.Error err = SqlErrors.classify(e);
+    return new AvaticaRuntimeException(err.message(), err.code(), err.sqlState(),
+        AvaticaSeverity.ERROR);
+  }
+
+  @Override public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
+    try {
+      return super.prepare(ch, sql, maxRowCount);
+    } catch (RuntimeException e) {
+      throw translate(e);
+    }
+  }
+
+  @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount,
+      int maxRowsInFirstFrame, PrepareCallback callback) throws NoSuchStatementException {
+    try {
+      return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+    } catch (RuntimeException e) {
+      throw translate(e);
+    }
+  }
+
+  @Override public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues, int maxRowsInFirstFrame)
+      throws NoSuchStatementException {
+    try {
+      return super.execute(h, parameterValues, maxRowsInFirstFrame);
+    } catch (RuntimeException e) {
+      throw translate(e);
+    }
+  }
+
+  @Override public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)
+      throws NoSuchStatementException, MissingResultsException {
+    try {
+      return super.fetch(h, offset, fetchMaxRowCount);
+    } catch (RuntimeException e) {
+      throw translate(e);
+    }
+  }
+
+  @Override public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h, List<String> sqlCommands)
+      throws NoSuchStatementException {
+    try {
+      return super.prepareAndExecuteBatch(h, sqlCommands);
+    } catch (RuntimeException e) {
+      throw translate(e);
+    }
+  }
+
+  @Override public ExecuteBatchResult executeBatch(StatementHandle h, List<List<TypedValue>> parameterValues)
+      throws NoSuchStatementException {
+    try {
+      return super.executeBatch(h, parameterValues);
+    } catch (RuntimeException e) {
+      throw translate(e);
     }
   }
 }

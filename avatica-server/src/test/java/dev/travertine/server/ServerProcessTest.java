@@ -60,7 +60,8 @@ class ServerProcessTest {
       assertEquals(1, rs.getInt(2), "the buffer was flushed into a part at shutdown");
     }
     try (Stream<Path> logs = Files.list(data)) {
-      assertTrue(logs.anyMatch(f -> f.getFileName().toString().equals("travertine-server.log")));
+      java.util.List<String> names = logs.map(f -> f.getFileName().toString()).toList();
+      assertTrue(names.contains("travertine-server.log"), names.toString());
     }
   }
 }

@@ -113,6 +113,39 @@ class TravertineServerTest {
     }
   }
 
+  /** Over HTTP an error arrives once, in its own words, with ClickHouse's code and a SQLSTATE. */
+  @Test
+  void errorsArriveOnceWithCodeAndSqlState() throws Exception {
+    try (TravertineServer server = TravertineServer.start(config(Map.of()));
+        Connection c = DriverManager.getConnection(server.jdbcUrl()); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE z (k INTEGER) ORDER BY k");
+      s.execute("INSERT INTO z VALUES (0)");
+      String[][] cases = {
+          {"SELECT * FROM missing", "42S02", "60", "Object 'missing' not found"},
+          {"SELEC 1", "42000", "62", "Non-query expression encountered in illegal context"},
+          {"SELECT 1 / k FROM z", "22012", "153", "by zero"},
+          {"SET no_such_setting = 1", "42704", "115", "Unknown setting: no_such_setting"},
+      };
+      for (String[] k : cases) {
+        SQLException e = assertThrows(SQLException.class, () -> scalar(c, k[0]), k[0]);
+        String m = e.getMessage();
+        assertEquals(k[1], e.getSQLState(), k[0] + ": " + m);
+        assertEquals(Integer.parseInt(k[2]), e.getErrorCode(), k[0] + ": " + m);
+        assertTrue(m.contains(k[3]), k[0] + ": " + m);
+        assertEquals(m.indexOf(k[3]), m.lastIndexOf(k[3]), k[0] + ": the message once: " + m);
+        assertTrue(!m.contains(" -> ") && !m.contains("java.sql.SQLException"), k[0] + ": no chain: " + m);
+      }
+      s.execute("SET max_result_rows = 1");
+      SQLException e = assertThrows(SQLException.class, () -> scalar(c, "SELECT * FROM TABLE(numbers(10))"));
+      assertEquals("53400", e.getSQLState(), e.getMessage());
+      s.execute("SET max_result_rows = 0");
+      s.execute("SET readonly = 1");
+      e = assertThrows(SQLException.class, () -> s.execute("INSERT INTO z VALUES (1)"));
+      assertEquals("25006", e.getSQLState(), e.getMessage());
+      assertEquals(164, e.getErrorCode(), e.getMessage());
+    }
+  }
+
   @Test
   void mutationsReturnUpdateCountsOverHttp() throws Exception {
     try (TravertineServer server = TravertineServer.start(config(Map.of()));

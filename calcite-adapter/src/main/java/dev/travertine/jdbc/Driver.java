@@ -98,8 +98,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
           if (k.startsWith("s3.") || k.startsWith("hadoop.") || k.startsWith("storage.")
               || dev.travertine.calcite.NodeExchange.isKey(k)
               || k.equals(dev.travertine.mergetree.scan.DecodedColumnCache.SIZE_KEY)
-              || k.equals(Database.MAX_CONCURRENT_QUERIES.name())
-              || k.equals(Database.MAX_CONCURRENT_QUERIES_FOR_USER.name())) {
+              || dev.travertine.mergetree.query.QueryRegistry.isConcurrencyKey(k)) {
             storage.put(k, p.getProperty(k));
           }
         }

@@ -124,8 +124,7 @@ public final class Database implements AutoCloseable {
     this.ctx = withCache;
     this.ownsExecutors = ownsExecutors;
     this.queries = new dev.travertine.mergetree.query.QueryRegistry(ctx.clock());
-    queries.limitConcurrency((int) concurrency(storage, MAX_CONCURRENT_QUERIES),
-        (int) concurrency(storage, MAX_CONCURRENT_QUERIES_FOR_USER));
+    queries.limitConcurrency(storage);
   }
 
   /**
@@ -136,17 +135,6 @@ public final class Database implements AutoCloseable {
    */
   public static boolean fsync(Map<String, String> storage) {
     return FSYNC.normalize(storage.getOrDefault(FSYNC.name(), FSYNC.defaultValue())).equals("1");
-  }
-
-  /** Database properties (server keys): statements running at once, in all and per user; 0 = no limit. */
-  public static final Setting MAX_CONCURRENT_QUERIES = Setting.uint("max_concurrent_queries", 0, 0, 1_000_000,
-      Setting.Scope.TABLE, "Most statements running at once (0 = no limit)");
-  public static final Setting MAX_CONCURRENT_QUERIES_FOR_USER = Setting.uint("max_concurrent_queries_for_user", 0,
-      0, 1_000_000, Setting.Scope.TABLE, "Most statements one user runs at once (0 = no limit)");
-
-  /** The value of a concurrency property, checked (a bad value is an error naming it). */
-  public static long concurrency(Map<String, String> storage, Setting s) {
-    return Long.parseLong(s.normalize(storage.getOrDefault(s.name(), s.defaultValue())));
   }
 
   /** A database property, not a table or session setting: {@link Setting} only parses it. */

@@ -1,5 +1,6 @@
 package dev.travertine.mergetree.query;
 
+import dev.travertine.mergetree.settings.Setting;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -29,16 +30,37 @@ public final class QueryRegistry {
     this.clock = clock;
   }
 
+  /**
+   * Database properties (server keys, or properties of the first embedded connection): statements
+   * running at once, in all and per user; 0 = no limit. (This class logs nothing, so the server's
+   * configuration can check them before logging is set up.)
+   */
+  public static final Setting MAX_CONCURRENT_QUERIES = Setting.uint("max_concurrent_queries", 0, 0, 1_000_000,
+      Setting.Scope.TABLE, "Most statements running at once (0 = no limit)");
+  public static final Setting MAX_CONCURRENT_QUERIES_FOR_USER = Setting.uint("max_concurrent_queries_for_user", 0,
+      0, 1_000_000, Setting.Scope.TABLE, "Most statements one user runs at once (0 = no limit)");
+
+  /** Whether {@code key} is one of the concurrency properties. */
+  public static boolean isConcurrencyKey(String key) {
+    return key.equals(MAX_CONCURRENT_QUERIES.name()) || key.equals(MAX_CONCURRENT_QUERIES_FOR_USER.name());
+  }
+
+  /** The checked value of a concurrency property (a bad value is an error that names it). */
+  public static long concurrency(Map<String, String> properties, String key) {
+    Setting s = key.equals(MAX_CONCURRENT_QUERIES.name()) ? MAX_CONCURRENT_QUERIES : MAX_CONCURRENT_QUERIES_FOR_USER;
+    return Long.parseLong(s.normalize(properties.getOrDefault(s.name(), s.defaultValue())));
+  }
+
   private volatile int maxConcurrent;
   private volatile int maxConcurrentForUser;
 
   /**
-   * The server's {@code max_concurrent_queries} and {@code max_concurrent_queries_for_user}
-   * (0 = no limit): a statement that would run beyond them is refused when it begins.
+   * Applies {@code max_concurrent_queries} and {@code max_concurrent_queries_for_user} from the
+   * database properties: a statement that would run beyond them is refused when it begins.
    */
-  public void limitConcurrency(int maxQueries, int maxQueriesForUser) {
-    this.maxConcurrent = Math.max(0, maxQueries);
-    this.maxConcurrentForUser = Math.max(0, maxQueriesForUser);
+  public void limitConcurrency(Map<String, String> properties) {
+    this.maxConcurrent = (int) concurrency(properties, MAX_CONCURRENT_QUERIES.name());
+    this.maxConcurrentForUser = (int) concurrency(properties, MAX_CONCURRENT_QUERIES_FOR_USER.name());
   }
 
   /**

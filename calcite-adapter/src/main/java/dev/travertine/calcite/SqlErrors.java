@@ -1,0 +1,117 @@
+package dev.travertine.calcite;
+
+import dev.travertine.mergetree.query.QueryContext;
+import java.util.Locale;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.parser.SqlParseException;
+
+/**
+ * What a failed statement tells its client: one readable message (the cause's own words, not the
+ * chain of wrappers around it), a SQLSTATE where one fits and ClickHouse's error code, as
+ * ClickHouse prints {@code Code: 60. DB::Exception: Table default.x does not exist}.
+ */
+public final class SqlErrors {
+  private SqlErrors() {}
+
+  /** A classified failure. */
+  public record Error(int code, String sqlState, String message) {}
+
+  public static final String GENERAL = "HY000";
+
+  /** Classifies a failure by its causes, innermost first. */
+  public static Error classify(Throwable t) {
+    String message = message(t);
+    String lower = message.toLowerCase(Locale.ROOT);
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof SqlParseException) {
+        return new Error(62, "42000", message); // SYNTAX_ERROR
+      }
+      if (c instanceof QueryContext.QueryLimitException) {
+        if (lower.contains("(max_execution_time)") || lower.contains("(statement.setquerytimeout)")) {
+          return new Error(159, "57014", message); // TIMEOUT_EXCEEDED
+        }
+        if (lower.contains("max_concurrent_queries")) {
+          return new Error(202, "53300", message); // TOO_MANY_SIMULTANEOUS_QUERIES
+        }
+        if (lower.contains("(max_bytes_to_read)")) {
+          return new Error(307, "53400", message); // TOO_MANY_BYTES
+        }
+        return new Error(158, "53400", message); // TOO_MANY_ROWS
+      }
+      if (c instanceof ArithmeticException && lower.contains("by zero")) {
+        return new Error(153, "22012", message); // ILLEGAL_DIVISION
+      }
+      if (c instanceof SecurityException) {
+        return lower.contains("readonly") || lower.contains("read-only")
+            ? new Error(164, "25006", message) // READONLY
+            : new Error(497, "42501", message); // ACCESS_DENIED
+      }
+    }
+    if (lower.contains("memory limit") && lower.contains("exceeded")) {
+      return new Error(241, "53200", message); // MEMORY_LIMIT_EXCEEDED
+    }
+    if (lower.contains("was cancelled")) {
+      return new Error(394, "57014", message); // QUERY_WAS_CANCELLED
+    }
+    if (lower.matches("(?s).*(object|table) '?[^ ]+'? (not found|does not exist).*")) {
+      return new Error(60, "42S02", message); // UNKNOWN_TABLE
+    }
+    if (lower.contains("by zero")) {
+      return new Error(153, "22012", message);
+    }
+    if (lower.contains("unknown setting")) {
+      return new Error(115, "42704", message); // UNKNOWN_SETTING
+    }
+    return new Error(1001, GENERAL, message);
+  }
+
+  /**
+   * The words of the failure: the innermost cause's message, or an outer one that only adds
+   * context in front of it (Calcite's "From line 1, column 15 to line 1, column 21: …"), without
+   * the wrappers' "Error while executing SQL "…": " and class-name prefixes; parse errors keep
+   * their first line (not the list of tokens Calcite expected).
+   */
+  static String message(Throwable t) {
+    java.util.List<Throwable> chain = new java.util.ArrayList<>();
+    for (Throwable c = t; c != null && !chain.contains(c); c = c.getCause()) {
+      chain.add(c);
+    }
+    String best = null;
+    for (int i = chain.size() - 1; i >= 0; i--) {
+      Throwable c = chain.get(i);
+      String m = c.getMessage();
+      if (c instanceof SqlParseException && m != null && m.indexOf('\n') > 0) {
+        m = m.substring(0, m.indexOf('\n')).trim();
+      }
+      m = clean(m);
+      if (m == null || m.isBlank()) {
+        continue;
+      }
+      if (best == null || (m.length() > best.length() && m.endsWith(best))) {
+        best = m;
+      }
+    }
+    return best == null ? t.getClass().getSimpleName() : best;
+  }
+
+  private static final java.util.regex.Pattern CLASS_PREFIX =
+      java.util.regex.Pattern.compile("^([a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(Exception|Error): ");
+
+  /** Drops the prefixes wrappers put before the cause's words. */
+  private static String clean(String m) {
+    if (m == null) {
+      return null;
+    }
+    String s = m;
+    while (true) {
+      java.util.regex.Matcher cm = CLASS_PREFIX.matcher(s);
+      if (cm.find()) {
+        s = s.substring(cm.end());
+      } else if (s.startsWith("Error while executing SQL \"") && s.indexOf("\": ") > 0) {
+        s = s.substring(s.indexOf("\": ") + 3);
+      } else {
+        return s;
+      }
+    }
+  }
+}
