@@ -72,10 +72,11 @@ public final class TravertineServer implements AutoCloseable {
     try {
       TravertineJdbcMeta meta = new TravertineJdbcMeta(url, config.sessionDefaults(), config.readOnlyUsers());
       Service service = new LocalService(meta);
-      AvaticaHandler avatica = config.serialization().equals("json")
-          ? new AvaticaJsonHandler(service) : new AvaticaProtobufHandler(service);
+      // Both serializations on one port: each request goes to the handler of the one it speaks.
+      AvaticaHandler json = new AvaticaJsonHandler(service);
+      AvaticaHandler protobuf = new AvaticaProtobufHandler(service);
       HttpServer.Builder<Server> b = HttpServer.Builder.<Server>newBuilder()
-          .withHandler(new Endpoints(avatica, anchor))
+          .withHandler(new Endpoints(json, protobuf, config.serialization().equals("json"), anchor))
           .withPort(config.port())
           .withServerCustomizers(List.of((ServerCustomizer<Server>) server -> {
             for (var c : server.getConnectors()) {
@@ -168,15 +169,22 @@ public final class TravertineServer implements AutoCloseable {
     http.join();
   }
 
-  /** Serves /health and /metrics itself and passes everything else to Avatica. */
+  /**
+   * Serves /health and /metrics itself and passes everything else to Avatica: a POST body that is
+   * a JSON object to the JSON handler, any other to the protobuf one (a protobuf WireMessage
+   * starts with its field tag, never '{'), so clients of either serialization share the port.
+   */
   private static final class Endpoints extends HandlerWrapper implements AvaticaHandler {
-    private final AvaticaHandler avatica;
+    private final AvaticaHandler json;
+    private final AvaticaHandler protobuf;
     private final Connection engine;
 
-    Endpoints(AvaticaHandler avatica, Connection engine) {
-      this.avatica = avatica;
+    Endpoints(AvaticaHandler json, AvaticaHandler protobuf, boolean preferJson, Connection engine) {
+      this.json = json;
+      this.protobuf = protobuf;
       this.engine = engine;
-      setHandler(avatica);
+      setHandler(preferJson ? json : protobuf);
+      addBean(preferJson ? protobuf : json); // started and stopped with the server too
     }
 
     /** Prometheus text format: counters from system.events, gauges from system.metrics. */
@@ -237,14 +245,31 @@ public final class TravertineServer implements AutoCloseable {
       // The authenticated user (HTTP Basic) names the connections this request opens.
       REMOTE_USER.set(request.getRemoteUser());
       try {
-        super.handle(target, baseRequest, request, response);
+        HttpServletRequest r = request;
+        AvaticaHandler to = json; // a GET carries its JSON request in a parameter
+        if ("POST".equals(request.getMethod())) {
+          byte[] body = request.getInputStream().readAllBytes();
+          r = new BufferedBodyRequest(request, body);
+          to = BufferedBodyRequest.isJson(body) ? json : protobuf;
+        }
+        to.handle(target, baseRequest, r, response);
       } finally {
         REMOTE_USER.remove();
       }
     }
 
+    @Override public void setServer(Server server) {
+      super.setServer(server);
+      for (AvaticaHandler h : List.of(json, protobuf)) {
+        if (h != getHandler()) {
+          h.setServer(server);
+        }
+      }
+    }
+
     @Override public void setServerRpcMetadata(Service.RpcMetadataResponse metadata) {
-      avatica.setServerRpcMetadata(metadata);
+      json.setServerRpcMetadata(metadata);
+      protobuf.setServerRpcMetadata(metadata);
     }
   }
 }

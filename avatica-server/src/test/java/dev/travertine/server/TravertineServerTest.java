@@ -146,6 +146,25 @@ class TravertineServerTest {
     }
   }
 
+  /** One port speaks both serializations: a client of either gets answers, whatever the server prefers. */
+  @Test
+  void onePortServesBothSerializations() throws Exception {
+    try (TravertineServer server = TravertineServer.start(config(Map.of("serialization", "protobuf")))) {
+      String base = server.jdbcUrl().replace(";serialization=protobuf", "");
+      try (Connection pb = DriverManager.getConnection(base + ";serialization=protobuf");
+          Connection js = DriverManager.getConnection(base + ";serialization=json")) {
+        try (Statement s = js.createStatement()) {
+          s.execute("CREATE TABLE both_ways (k BIGINT) ORDER BY k");
+          assertEquals(2, s.executeUpdate("INSERT INTO both_ways VALUES (1), (2)"));
+        }
+        assertEquals("3", scalar(pb, "SELECT sum(k) FROM both_ways"));
+        assertEquals("3", scalar(js, "SELECT sum(k) FROM both_ways"));
+        SQLException e = assertThrows(SQLException.class, () -> scalar(js, "SELECT * FROM nowhere"));
+        assertEquals("42S02", e.getSQLState(), e.getMessage());
+      }
+    }
+  }
+
   @Test
   void mutationsReturnUpdateCountsOverHttp() throws Exception {
     try (TravertineServer server = TravertineServer.start(config(Map.of()));

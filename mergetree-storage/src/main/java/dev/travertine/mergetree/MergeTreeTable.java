@@ -18,16 +18,13 @@ import dev.travertine.mergetree.mutation.CompiledMutation;
 import dev.travertine.mergetree.mutation.MutationCommand;
 import dev.travertine.mergetree.mutation.MutationEntry;
 import dev.travertine.mergetree.mutation.MutationRecord;
-import dev.travertine.mergetree.mutation.Mutations;
+import dev.travertine.mergetree.mutation.PartRewriter;
 import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.scan.ScanPlan;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
-import dev.travertine.mergetree.part.GranuleIndex;
 import dev.travertine.mergetree.part.OrcSupport;
 import dev.travertine.mergetree.part.PartInfo;
-import dev.travertine.mergetree.part.PartReader;
 import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.part.PartWriter;
 import dev.travertine.mergetree.part.ValueCodec;
@@ -1157,14 +1154,7 @@ public final class MergeTreeTable implements AutoCloseable {
   private void rewrite(PartRef part, List<CompiledMutation> mutations, long version) throws IOException {
     TableDefinition def = definition;
     PartInfo info = part.info();
-    boolean touches = false;
-    for (CompiledMutation m : mutations) {
-      if (mayMatch(def, part, m)) {
-        touches = true;
-        break;
-      }
-    }
-    if (!touches) {
+    if (!PartRewriter.touches(def, part, mutations)) {
       PartRef same = part.reversioned(info.withDataVersion(version));
       try {
         commit("mutation", List.of(same), List.of(part), false);
@@ -1178,7 +1168,7 @@ public final class MergeTreeTable implements AutoCloseable {
     String name = PartInfo.partName(info.partitionId(), info.minBlock(), info.maxBlock(), info.level(), version);
     long[] kept = new long[1];
     PartRef written = writePart(def, name, info.partitionId(), info.minBlock(), info.maxBlock(), info.level(),
-        version, info.rows(), w -> kept[0] = rewriteRows(def, part, mutations, w));
+        version, info.rows(), w -> kept[0] = PartRewriter.rewriteRows(def, part, mutations, w));
     List<PartRef> add = kept[0] == 0 ? List.of() : List.of(written);
     try {
       commit("mutation", add, List.of(part), false);
@@ -1191,42 +1181,6 @@ public final class MergeTreeTable implements AutoCloseable {
     }
     ctx.events().add(EngineEvents.MUTATED_PARTS, 1);
     ctx.events().add(EngineEvents.MUTATED_ROWS, info.rows());
-  }
-
-  /** Whether a mutation may match rows of a part, by its part and granule statistics. */
-  private static boolean mayMatch(TableDefinition def, PartRef part, CompiledMutation m) {
-    Predicate p = m.pruning();
-    if (p == null) {
-      return true;
-    }
-    if (!p.mayMatch(ScanPlan.partStats(def.schema(), part))) {
-      return false;
-    }
-    GranuleIndex gi = part.index();
-    var mapping = part.mapping(def.schema());
-    for (int g = 0; g < gi.granules(); g++) {
-      if (p.mayMatch(mapping.remap(gi.granule(g)))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static long rewriteRows(TableDefinition def, PartRef part, List<CompiledMutation> mutations,
-      PartWriter w) throws IOException {
-    long kept = 0;
-    try (PartReader rows = PartReader.open(part, def.schema(), null, null, null, 0, -1)) {
-      org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch batch = def.schema().orcSchema().createRowBatch(1024);
-      int[] sel = new int[1024];
-      while (rows.next(batch)) {
-        int n = Mutations.selectAll(mutations, batch.cols, batch.size, sel);
-        for (int i = 0; i < n; i++) {
-          w.append(batch.cols, sel[i]);
-        }
-        kept += n;
-      }
-    }
-    return kept;
   }
 
   private void ensureOpen() {
