@@ -126,6 +126,10 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
           TravertineSchema.addTypeAliases(root);
           TravertineSchema main = new TravertineSchema(session);
           SchemaPlus mainPlus = root.add(TravertineSchema.NAME, main);
+          // Calcite creates a schema's name cache on first use, enabled whatever setCacheEnabled said
+          // before: create it now so that turning caching off reaches it (else JDBC metadata keeps
+          // listing dropped tables).
+          org.apache.calcite.jdbc.CalciteSchema.from(mainPlus).tables();
           mainPlus.setCacheEnabled(false);
           main.setPlusPublic(mainPlus);
           SchemaPlus sys = root.add(SystemSchema.NAME, new SystemSchema(session));

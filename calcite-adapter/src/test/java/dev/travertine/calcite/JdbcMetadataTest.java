@@ -45,4 +45,21 @@ class JdbcMetadataTest {
       assertTrue(all.contains("main.mine:TABLE") && all.contains("system.clusters:SYSTEM TABLE"), all.toString());
     }
   }
+
+  /** getTables follows DDL on the same connection and on others: a dropped table is gone at once. */
+  @Test void metadataFollowsDdl() throws Exception {
+    try (Connection c = connect(dir); Connection other = connect(dir)) {
+      DatabaseMetaData md = c.getMetaData();
+      assertEquals(List.of(), tables(md, "TABLE"));
+      exec(c, "CREATE TABLE t1 (k BIGINT) ORDER BY k");
+      assertEquals(List.of("main.t1:TABLE"), tables(md, "TABLE"));
+      exec(c, "DROP TABLE t1");
+      assertEquals(List.of(), tables(md, "TABLE"), "dropped on this connection");
+      exec(other, "CREATE TABLE Later (k BIGINT) ORDER BY k");
+      assertEquals(List.of("main.Later:TABLE"), tables(md, "TABLE"), "created on another one");
+      assertEquals("0", JdbcTestSupport.one(c, "SELECT count(*) FROM later"), "found ignoring case");
+      exec(other, "DROP TABLE Later");
+      assertEquals(List.of(), tables(md, "TABLE"), "dropped on another one");
+    }
+  }
 }
