@@ -15,9 +15,6 @@ import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.schema.impl.TableFunctionImpl;
 import org.apache.calcite.schema.impl.ViewTable;
-import org.apache.calcite.schema.lookup.LikePattern;
-import org.apache.calcite.schema.lookup.Lookup;
-import org.apache.calcite.schema.lookup.Named;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -69,43 +66,6 @@ public final class TravertineSchema extends AbstractSchema {
     }
     tableCache.keySet().retainAll(db.tables());
     return out;
-  }
-
-  /**
-   * The tables as they are now, for every lookup: AbstractSchema's lookup keeps the first set of
-   * names it saw for case-insensitive lookups (see also the name cache the driver turns off).
-   */
-  @Override public Lookup<Table> tables() {
-    return new Lookup<>() {
-      @Override public Table get(String name) {
-        return getTableMap().get(name);
-      }
-
-      @Override public Named<Table> getIgnoreCase(String name) {
-        Map<String, Table> now = getTableMap();
-        Table exact = now.get(name);
-        if (exact != null) {
-          return new Named<>(name, exact);
-        }
-        for (Map.Entry<String, Table> e : now.entrySet()) {
-          if (e.getKey().equalsIgnoreCase(name)) {
-            return new Named<>(e.getKey(), e.getValue());
-          }
-        }
-        return null;
-      }
-
-      @Override public java.util.Set<String> getNames(LikePattern pattern) {
-        org.apache.calcite.linq4j.function.Predicate1<String> m = pattern.matcher();
-        java.util.Set<String> out = new java.util.LinkedHashSet<>();
-        for (String n : getTableMap().keySet()) {
-          if (m.apply(n)) {
-            out.add(n);
-          }
-        }
-        return out;
-      }
-    };
   }
 
   @Override protected Multimap<String, Function> getFunctionMultimap() {

@@ -15,7 +15,7 @@ public final class QueryContext {
   final AtomicLong resultRows = new AtomicLong();
   private final AtomicBoolean cancelled = new AtomicBoolean();
   private volatile String cancelReason = "KILL QUERY";
-  /** max_execution_time (nanoseconds, 0 = none) and max_rows_to_read (0 = none). */
+  /** max_execution_time (nanoseconds), max_rows_to_read and max_bytes_to_read; 0 = none. */
   private volatile long maxNanos;
   private volatile long maxRowsToRead;
   private volatile long maxBytesToRead;
@@ -109,14 +109,9 @@ public final class QueryContext {
   }
 
   /**
-   * The query's limits: {@code max_execution_time} in seconds and {@code max_rows_to_read} (0 =
-   * none), enforced by {@link #checkCancelled}.
+   * The query's limits: {@code max_execution_time} in seconds, {@code max_rows_to_read} and
+   * {@code max_bytes_to_read} (0 = none), enforced by {@link #checkCancelled}.
    */
-  public void limit(long maxExecutionSeconds, long maxRowsToRead) {
-    limit(maxExecutionSeconds, maxRowsToRead, 0);
-  }
-
-  /** As above, with {@code max_bytes_to_read} (0 = none). */
   public void limit(long maxExecutionSeconds, long maxRowsToRead, long maxBytesToRead) {
     this.maxNanos = maxExecutionSeconds <= 0 ? 0 : java.util.concurrent.TimeUnit.SECONDS.toNanos(maxExecutionSeconds);
     this.maxRowsToRead = Math.max(0, maxRowsToRead);
