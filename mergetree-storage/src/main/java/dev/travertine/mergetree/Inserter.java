@@ -15,6 +15,10 @@ import java.util.concurrent.Future;
  * written as parts in the background while the next one fills. {@link #commit()} makes every row
  * visible at once: a small insert goes to the WAL-backed buffer, a large one commits its parts in
  * a single log entry. Closing without committing discards everything.
+ *
+ * <p>Bulk loads that build whole blocks on several threads hand them over with
+ * {@link #writeBlock(Block)} (thread-safe: the part is sorted and written in the caller's thread);
+ * the one commit still makes all of them visible together.
  */
 public final class Inserter implements AutoCloseable {
   private final MergeTreeTable table;
@@ -44,8 +48,49 @@ public final class Inserter implements AutoCloseable {
     }
   }
 
-  public long rows() {
+  public synchronized long rows() {
     return rows;
+  }
+
+  /**
+   * Writes a whole block as parts (split by partition, sorted) in the calling thread, to become
+   * visible at {@link #commit()}. Safe to call from several threads at once, but not together
+   * with {@link #add(Object[])}.
+   */
+  public void writeBlock(Block block) throws IOException {
+    if (block.rows() == 0) {
+      return;
+    }
+    List<PartRef> parts = table.writeParts(List.of(block), 0);
+    synchronized (this) {
+      if (done) {
+        table.discard(parts);
+        throw new IllegalStateException("Cannot add rows: insert already finished");
+      }
+      written.addAll(parts);
+      rows += block.rows();
+    }
+  }
+
+  /** Adds all rows of a block (copied) to this insert, like {@link #add(Object[])} row by row. */
+  public void addAll(Block block) throws IOException {
+    current.appendAll(block);
+    synchronized (this) {
+      rows += block.rows();
+    }
+    if (current.rows() >= maxBlockRows) {
+      writeCurrent();
+    }
+  }
+
+  /** Bytes of the part files written so far (uncommitted). */
+  public synchronized long writtenBytes() {
+    return written.stream().mapToLong(p -> p.info().bytesOnDisk()).sum();
+  }
+
+  /** Part files written so far (uncommitted). */
+  public synchronized int writtenParts() {
+    return written.size();
   }
 
   private void writeCurrent() throws IOException {
@@ -79,7 +124,7 @@ public final class Inserter implements AutoCloseable {
   }
 
   /** Makes all rows visible; returns the row count. */
-  public long commit() throws IOException {
+  public synchronized long commit() throws IOException {
     if (done) {
       throw new IllegalStateException("Cannot commit: insert already finished");
     }
@@ -103,7 +148,7 @@ public final class Inserter implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     if (!done) {
       done = true;
       try {

@@ -100,6 +100,23 @@ public final class Block {
     }
   }
 
+  /**
+   * Appends a filled batch of this schema (from {@link Vectors#newBatch}, at most {@link #CHUNK}
+   * rows) as the next chunk; the block takes it over. Every chunk but the last must be full, so
+   * only the last batch handed over may hold fewer rows.
+   */
+  public void addChunk(VectorizedRowBatch batch, long estimatedBytes) {
+    if (!chunks.isEmpty() && chunks.get(chunks.size() - 1).size != CHUNK) {
+      throw new IllegalStateException("Only the last chunk of a block may be partly filled");
+    }
+    if (batch.size > CHUNK || batch.numCols != schema.size()) {
+      throw new IllegalArgumentException("A chunk holds at most " + CHUNK + " rows of " + schema.size() + " columns");
+    }
+    chunks.add(batch);
+    rows += batch.size;
+    bytes += estimatedBytes;
+  }
+
   private VectorizedRowBatch chunkForAppend() {
     VectorizedRowBatch last = chunks.isEmpty() ? null : chunks.get(chunks.size() - 1);
     if (last == null || last.size == CHUNK) {
