@@ -547,7 +547,7 @@ final class TextParser {
       case CHAR, VARCHAR -> {
         BytesColumnVector v = (BytesColumnVector) batch.cols[col];
         v.isNull[row] = false;
-        v.setVal(row, defaultBytes[col], 0, defaultBytes[col].length);
+        v.setRef(row, defaultBytes[col], 0, defaultBytes[col].length); // shared: nothing writes into it
       }
       default -> Vectors.set(batch.cols[col], types[col], row, d);
     }
@@ -586,14 +586,26 @@ final class TextParser {
         System.arraycopy(b, s, padded, 0, e - s);
         java.util.Arrays.fill(padded, e - s, padded.length, (byte) ' ');
         v.isNull[row] = false;
-        v.setVal(row, padded, 0, padded.length);
+        v.setRef(row, padded, 0, padded.length);
         return null;
       }
     }
     v.isNull[row] = false;
-    v.setVal(row, b, s, e - s);
+    int n = e - s;
+    if (arenaUsed + n > arena.length) {
+      arena = new byte[Math.max(ARENA_BYTES, n)];
+      arenaUsed = 0;
+    }
+    System.arraycopy(b, s, arena, arenaUsed, n);
+    v.setRef(row, arena, arenaUsed, n);
+    arenaUsed += n;
     return null;
   }
+
+  /** String bytes of parsed rows live in arenas of this size (a vector's own buffer grows by copies). */
+  private static final int ARENA_BYTES = 1 << 20;
+  private byte[] arena = new byte[ARENA_BYTES];
+  private int arenaUsed;
 
   private static int codePoints(byte[] b, int s, int e) {
     int n = 0;

@@ -434,7 +434,7 @@ public final class MergeTreeTable implements AutoCloseable {
         sortByKey(def, all, rows);
         String name = PartInfo.partName(e.getKey(), block, block, level, 0);
         out.add(writePart(def, name, e.getKey(), block, block, level, 0, rows.length,
-            w -> w.append(all, rows, 0, rows.length)));
+            dev.travertine.mergetree.part.StringCardinality.directColumns(def.schema(), all, rows), w -> w.append(all, rows, 0, rows.length)));
       }
     } catch (IOException | RuntimeException ex) {
       discard(out);
@@ -458,12 +458,25 @@ public final class MergeTreeTable implements AutoCloseable {
   /** Writes one part file of about {@code expectedRows} rows (which sizes its compression buffers) and builds its metadata. */
   public PartRef writePart(TableDefinition def, String name, String partitionId, long minBlock, long maxBlock,
       int level, long dataVersion, long expectedRows, RowSource rows) throws IOException {
+    return writePart(def, name, partitionId, minBlock, maxBlock, level, dataVersion, expectedRows, Set.of(), rows);
+  }
+
+  /** Like the above, writing the string columns {@code directStrings} (file names) without a dictionary. */
+  public PartRef writePart(TableDefinition def, String name, String partitionId, long minBlock, long maxBlock,
+      int level, long dataVersion, long expectedRows, Set<String> directStrings, RowSource rows) throws IOException {
+    Set<String> direct = new HashSet<>();
+    for (var c : def.schema().columns()) { // a column dropped or retyped since its source part was written is not
+      if (c.type().kind().isString() && directStrings.contains(c.storage())) {
+        direct.add(c.storage());
+      }
+    }
     TableSettings ts = def.tableSettings();
     PartInfo tmpInfo = new PartInfo(name, partitionId, minBlock, maxBlock, level, dataVersion, 0, 0, "", 0, 0, null,
         null, null);
     PartWriter.Written w;
     try (PartWriter writer = new PartWriter(io, tmpInfo.path(), def.schema(), ts.indexGranularity(),
-        OrcSupport.compression(ts.get(Settings.COMPRESSION)), OrcSupport.compressionBufferSize(expectedRows))) {
+        OrcSupport.compression(ts.get(Settings.COMPRESSION)), OrcSupport.compressionBufferSize(expectedRows),
+        direct)) {
       rows.writeTo(writer);
       w = writer.finish();
     }
@@ -534,6 +547,34 @@ public final class MergeTreeTable implements AutoCloseable {
   }
 
   /** Stable sort of row numbers by the sort key (NULLS LAST). */
+  /** A key column's values as longs by row, or null when it has NULLs or is not integer-like. */
+  private static long[] flatKey(Block all, int col, dev.travertine.mergetree.schema.TypeKind kind) {
+    if (!kind.isLongBacked() && kind != dev.travertine.mergetree.schema.TypeKind.TIMESTAMP) {
+      return null;
+    }
+    long[] out = new long[all.rows()];
+    int r = 0;
+    for (var chunk : all.chunks()) {
+      var v = chunk.cols[col];
+      if (!v.noNulls) {
+        for (int i = 0; i < chunk.size; i++) {
+          if (v.isNull[v.isRepeating ? 0 : i]) {
+            return null;
+          }
+        }
+      }
+      long[] src = v instanceof org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector t ? t.time
+          : ((org.apache.hadoop.hive.ql.exec.vector.LongColumnVector) v).vector;
+      if (v.isRepeating) {
+        Arrays.fill(out, r, r + chunk.size, src[0]);
+      } else {
+        System.arraycopy(src, 0, out, r, chunk.size);
+      }
+      r += chunk.size;
+    }
+    return out;
+  }
+
   private static void sortByKey(TableDefinition def, Block all, int[] rows) {
     int[] key = def.sortKeyIndexes();
     if (key.length == 0) {
@@ -541,9 +582,24 @@ public final class MergeTreeTable implements AutoCloseable {
     }
     var kinds = Arrays.stream(key).mapToObj(k -> def.schema().column(k).type().kind()).toArray(
         dev.travertine.mergetree.schema.TypeKind[]::new);
+    // Integer-like key columns without NULLs are compared from flat arrays; the rest (and ties of
+    // TIMESTAMP milliseconds, whose nanoseconds decide) through the vectors.
+    long[][] flat = new long[key.length][];
+    for (int i = 0; i < key.length; i++) {
+      flat[i] = flatKey(all, key[i], kinds[i]);
+    }
     IntSort.sort(rows, (a, b) -> {
       for (int i = 0; i < key.length; i++) {
-        int c = Vectors.compare(all.vector(a, key[i]), Block.pos(a), all.vector(b, key[i]), Block.pos(b), kinds[i]);
+        long[] f = flat[i];
+        int c;
+        if (f != null) {
+          c = Long.compare(f[a], f[b]);
+          if (c == 0 && kinds[i] == dev.travertine.mergetree.schema.TypeKind.TIMESTAMP) {
+            c = Vectors.compare(all.vector(a, key[i]), Block.pos(a), all.vector(b, key[i]), Block.pos(b), kinds[i]);
+          }
+        } else {
+          c = Vectors.compare(all.vector(a, key[i]), Block.pos(a), all.vector(b, key[i]), Block.pos(b), kinds[i]);
+        }
         if (c != 0) {
           return c;
         }
@@ -759,7 +815,9 @@ public final class MergeTreeTable implements AutoCloseable {
     RunningMerge rm = new RunningMerge(def.name(), name, names(sources), ctx.clock().millis(), totalRows);
     running.add(rm);
     try {
-      PartRef merged = writePart(def, name, pid, minBlock, maxBlock, level, dataVersion, totalRows,
+      Set<String> direct = new HashSet<>();
+      sources.forEach(p -> direct.addAll(p.directStrings()));
+      PartRef merged = writePart(def, name, pid, minBlock, maxBlock, level, dataVersion, totalRows, direct,
           w -> PartMerger.merge(def, sources, pending::get, w));
       try {
         commit("merge", List.of(merged), sources, false);
@@ -1168,7 +1226,7 @@ public final class MergeTreeTable implements AutoCloseable {
     String name = PartInfo.partName(info.partitionId(), info.minBlock(), info.maxBlock(), info.level(), version);
     long[] kept = new long[1];
     PartRef written = writePart(def, name, info.partitionId(), info.minBlock(), info.maxBlock(), info.level(),
-        version, info.rows(), w -> kept[0] = PartRewriter.rewriteRows(def, part, mutations, w));
+        version, info.rows(), part.directStrings(), w -> kept[0] = PartRewriter.rewriteRows(def, part, mutations, w));
     List<PartRef> add = kept[0] == 0 ? List.of() : List.of(written);
     try {
       commit("mutation", add, List.of(part), false);

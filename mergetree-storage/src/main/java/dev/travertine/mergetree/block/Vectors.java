@@ -186,6 +186,25 @@ public final class Vectors {
   }
 
   /**
+   * Like {@link #copy}, but a string is referenced where it lies instead of copied: for a
+   * destination that is consumed (written out) while the source still holds its bytes.
+   */
+  public static void copyReferencing(ColumnVector src, int srcRow, ColumnVector dst, int dstRow, TypeKind kind) {
+    if (kind == TypeKind.CHAR || kind == TypeKind.VARCHAR) {
+      int i = idx(src, srcRow);
+      if (!src.noNulls && src.isNull[i]) {
+        setNull(dst, dstRow);
+        return;
+      }
+      BytesColumnVector s = (BytesColumnVector) src;
+      dst.isNull[dstRow] = false;
+      ((BytesColumnVector) dst).setRef(dstRow, s.vector[i], s.start[i], s.length[i]);
+      return;
+    }
+    copy(src, srcRow, dst, dstRow, kind);
+  }
+
+  /**
    * The uncompressed size of positions 0..n-1 of a column (ClickHouse's read_bytes): the type's
    * width, strings their lengths.
    */

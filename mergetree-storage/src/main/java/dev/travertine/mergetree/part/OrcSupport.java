@@ -16,6 +16,9 @@ public final class OrcSupport {
   /** Key of the granule index in the ORC footer's user metadata. */
   public static final String GRANULE_INDEX_KEY = "travertine.granules";
 
+  /** Key of the string columns written without a dictionary (comma-separated file column names). */
+  public static final String DIRECT_STRINGS_KEY = "travertine.direct_strings";
+
   private static final Configuration CONF = new Configuration(false);
 
   public static Configuration conf() {

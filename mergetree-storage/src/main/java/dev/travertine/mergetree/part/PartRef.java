@@ -41,6 +41,7 @@ public final class PartRef {
     volatile org.apache.orc.impl.OrcTail tail; // parsed once; readers only read it, so they share it
     volatile ColumnMapping mapping;
     volatile long[] columnBytes;
+    volatile java.util.Set<String> directStrings;
 
     SharedFile(GranuleIndex index) {
       this.index = index;
@@ -65,6 +66,12 @@ public final class PartRef {
     }
     file.users.incrementAndGet();
     return new PartRef(newInfo, io, fs, file);
+  }
+
+  /** String columns (file names) this part's file wrote without a dictionary, by its writer's choice. */
+  public java.util.Set<String> directStrings() {
+    loadFooter();
+    return file.directStrings;
   }
 
   public PartInfo info() {
@@ -141,7 +148,7 @@ public final class PartRef {
   private void loadFooter() {
     synchronized (file) {
       if (file.index != null && file.stripes != null && file.fileSchema != null && file.tail != null
-          && file.columnBytes != null) {
+          && file.columnBytes != null && file.directStrings != null) {
         return;
       }
       try (Reader r = OrcSupport.openReader(fs, info.path(), info.bytesOnDisk())) {
@@ -159,6 +166,10 @@ public final class PartRef {
         }
         file.stripes = List.copyOf(r.getStripes());
         file.columnBytes = columnBytes(r);
+        file.directStrings = r.hasMetadataValue(OrcSupport.DIRECT_STRINGS_KEY)
+            ? java.util.Set.of(java.nio.charset.StandardCharsets.UTF_8.decode(
+                r.getMetadataValue(OrcSupport.DIRECT_STRINGS_KEY)).toString().split(","))
+            : java.util.Set.of();
         if (file.fileSchema == null) {
           file.fileSchema = r.getSchema();
         }

@@ -9,9 +9,12 @@ import dev.travertine.mergetree.schema.TypeKind;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.zip.CRC32;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
 import org.apache.orc.CompressionKind;
 import org.apache.orc.OrcFile;
@@ -39,6 +42,7 @@ public final class PartWriter implements AutoCloseable {
   private final GranuleIndex.Builder index;
   private long rowsWritten;
   private boolean done;
+  private final String directStrings;
 
   /** Granules per stripe for a granularity: stripes hold exactly this many granules (but the last). */
   public static int granulesPerStripe(int granularity) {
@@ -47,6 +51,18 @@ public final class PartWriter implements AutoCloseable {
 
   public PartWriter(FileIO io, String path, TableSchema schema, int granularity, CompressionKind compression,
       int compressionBufferSize) throws IOException {
+    this(io, path, schema, granularity, compression, compressionBufferSize, java.util.Set.of());
+  }
+
+  /**
+   * @param directStrings string columns (file names) to write without a dictionary: ORC builds a
+   *     dictionary in a red-black tree of byte comparisons, which for columns of many distinct long
+   *     values costs more than the rest of the part's writing, and ORC decides from the first
+   *     granule only (docs/design/ingest.md)
+   */
+  public PartWriter(FileIO io, String path, TableSchema schema, int granularity, CompressionKind compression,
+      int compressionBufferSize, java.util.Set<String> directStrings) throws IOException {
+    this.directStrings = String.join(",", new java.util.TreeSet<>(directStrings));
     this.schema = schema;
     this.kinds = new TypeKind[schema.size()];
     for (int i = 0; i < kinds.length; i++) {
@@ -79,6 +95,7 @@ public final class PartWriter implements AutoCloseable {
           .stripeSize(1L << 31)
           .blockPadding(false)
           .useUTCTimestamp(true)
+          .directEncodingColumns(this.directStrings)
           .overwrite(true);
       FSDataOutputStream fsOut = new FSDataOutputStream(checksummed, null);
       opts.physicalWriter(new PhysicalFsWriter(fsOut, opts, new WriterEncryptionVariant[0]));
@@ -109,7 +126,11 @@ public final class PartWriter implements AutoCloseable {
     afterAppend();
   }
 
-  /** Appends rows {@code order[from..to)} of a block, in that order. */
+  /**
+   * Appends rows {@code order[from..to)} of a block, in that order. Strings are referenced, not
+   * copied: the block must not change until this writer is finished (blocks handed to the engine
+   * never do).
+   */
   public void append(Block block, int[] order, int from, int to) throws IOException {
     if (from == 0 && to == block.rows() && isIdentity(order) && batch.size == 0 && rowsWritten == 0
         && granularity % Block.CHUNK == 0) {
@@ -124,17 +145,71 @@ public final class PartWriter implements AutoCloseable {
       }
       return;
     }
-    for (int k = from; k < to; k++) {
-      int r = order == null ? k : order[k];
-      var chunk = block.chunks().get(r >>> Block.CHUNK_SHIFT);
-      int pos = Block.pos(r);
+    // Column at a time: one column's values of a run of rows, then the next column, so the
+    // random reads of a sort order stay within one column's arrays (reached in two steps).
+    List<VectorizedRowBatch> chunks = block.chunks();
+    ColumnVector[][] byChunk = new ColumnVector[kinds.length][chunks.size()];
+    for (int ch = 0; ch < chunks.size(); ch++) {
+      for (int c = 0; c < kinds.length; c++) {
+        byChunk[c][ch] = chunks.get(ch).cols[c];
+      }
+    }
+    Object[] values = new Object[kinds.length];
+    boolean[] anyNulls = new boolean[kinds.length];
+    for (int c = 0; c < kinds.length; c++) {
+      ColumnVector[] vs = byChunk[c];
+      if (kinds[c].isLongBacked()) {
+        long[][] a = new long[vs.length][];
+        for (int ch = 0; ch < vs.length; ch++) {
+          a[ch] = repeated(vs[ch]) ? null : ((LongColumnVector) vs[ch]).vector;
+        }
+        values[c] = a;
+      } else if (kinds[c].isDoubleBacked()) {
+        double[][] a = new double[vs.length][];
+        for (int ch = 0; ch < vs.length; ch++) {
+          a[ch] = repeated(vs[ch]) ? null : ((DoubleColumnVector) vs[ch]).vector;
+        }
+        values[c] = a;
+      }
+      for (ColumnVector v : vs) {
+        anyNulls[c] |= !v.noNulls || v.isRepeating;
+      }
+    }
+    int k = from;
+    while (k < to) {
+      long toStripeEnd = stripeRows - (rowsWritten + batch.size) % stripeRows;
+      int n = (int) Math.min(Math.min(batch.getMaxSize() - batch.size, toStripeEnd), to - k);
       int p = batch.size;
       for (int c = 0; c < kinds.length; c++) {
-        Vectors.copy(chunk.cols[c], pos, batch.cols[c], p, kinds[c]);
+        ColumnVector dst = batch.cols[c];
+        if (values[c] instanceof long[][] a && !anyNulls[c]) {
+          long[] d = ((LongColumnVector) dst).vector;
+          for (int j = 0; j < n; j++) {
+            int r = order == null ? k + j : order[k + j];
+            d[p + j] = a[r >>> Block.CHUNK_SHIFT][r & (Block.CHUNK - 1)];
+          }
+        } else if (values[c] instanceof double[][] a && !anyNulls[c]) {
+          double[] d = ((DoubleColumnVector) dst).vector;
+          for (int j = 0; j < n; j++) {
+            int r = order == null ? k + j : order[k + j];
+            d[p + j] = a[r >>> Block.CHUNK_SHIFT][r & (Block.CHUNK - 1)];
+          }
+        } else {
+          ColumnVector[] vs = byChunk[c];
+          for (int j = 0; j < n; j++) {
+            int r = order == null ? k + j : order[k + j];
+            Vectors.copyReferencing(vs[r >>> Block.CHUNK_SHIFT], Block.pos(r), dst, p + j, kinds[c]);
+          }
+        }
       }
-      batch.size++;
+      batch.size += n;
+      k += n;
       afterAppend();
     }
+  }
+
+  private static boolean repeated(ColumnVector v) {
+    return v.isRepeating;
   }
 
   private static boolean isIdentity(int[] order) {
@@ -181,6 +256,10 @@ public final class PartWriter implements AutoCloseable {
       flushBatch();
       GranuleIndex gi = index.build();
       writer.addUserMetadata(OrcSupport.GRANULE_INDEX_KEY, ByteBuffer.wrap(gi.serialize()));
+      if (!directStrings.isEmpty()) {
+        writer.addUserMetadata(OrcSupport.DIRECT_STRINGS_KEY,
+            ByteBuffer.wrap(directStrings.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      }
       writer.close();
       out.close(); // publishes the file: ORC closes only its wrapper, which does not close ours
       done = true;

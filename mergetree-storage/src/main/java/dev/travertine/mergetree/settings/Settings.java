@@ -56,6 +56,11 @@ public final class Settings {
       "Rows per batch a scan reads");
   public static final Setting MAX_INSERT_BLOCK_SIZE = Setting.uint("max_insert_block_size", 1 << 20, 1,
       1L << 31, SESSION, "Rows INSERT … SELECT gathers into one block before writing a part");
+  public static final Setting INPUT_FORMAT_NULL_AS_DEFAULT = Setting.bool("input_format_null_as_default", true,
+      SESSION, "Loading files: a NULL or empty field in a NOT NULL column takes the column's default (0: the row is bad)");
+  public static final Setting INPUT_FORMAT_ALLOW_ERRORS_NUM = Setting.uint("input_format_allow_errors_num", 0, 0,
+      1L << 62, SESSION, "Loading files: bad rows skipped before the load fails (0: the first one fails it, and"
+          + " nothing is loaded)");
   public static final Setting OPTIMIZE_READ_IN_ORDER = Setting.bool("optimize_read_in_order", true, SESSION,
       "ORDER BY a prefix of the sorting key reads parts in order instead of sorting");
   public static final Setting USE_PRIMARY_KEY = Setting.bool("use_index_for_pruning", true, SESSION,
@@ -132,7 +137,7 @@ public final class Settings {
         MERGE_SELECTOR_BASE, INSERT_BUFFER_MAX_ROWS, INSERT_BUFFER_MAX_BYTES, INSERT_BUFFER_FLUSH_MS,
         MIN_ROWS_FOR_DIRECT_PART, FSYNC_AFTER_INSERT, COMPRESSION, NUMBER_OF_MUTATIONS_TO_THROW,
         FINISHED_MUTATIONS_TO_KEEP, STORAGE, MAX_THREADS, MAX_BLOCK_SIZE,
-        MAX_INSERT_BLOCK_SIZE, OPTIMIZE_READ_IN_ORDER, USE_PRIMARY_KEY, REMOTE_READ_PREFETCH,
+        MAX_INSERT_BLOCK_SIZE, INPUT_FORMAT_NULL_AS_DEFAULT, INPUT_FORMAT_ALLOW_ERRORS_NUM, OPTIMIZE_READ_IN_ORDER, USE_PRIMARY_KEY, REMOTE_READ_PREFETCH,
         REMOTE_READ_MIN_BYTES_FOR_SEEK, REMOTE_READ_MAX_COALESCED_BYTES, MAX_READ_BUFFER_SIZE, PREFETCH_MAX_MEMORY,
         PREFETCHES_LIMIT, ENABLE_FILESYSTEM_CACHE, USE_UNCOMPRESSED_CACHE,
         MUTATIONS_SYNC, VECTORIZED_EXECUTION, MAX_MEMORY_USAGE,

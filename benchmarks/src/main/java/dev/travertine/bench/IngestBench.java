@@ -1,0 +1,130 @@
+package dev.travertine.bench;
+
+import dev.travertine.calcite.TableLoad;
+import dev.travertine.formats.BulkLoad;
+import dev.travertine.formats.TextFormat;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * Loading the ClickBench-like CSV ({@link HitsGenerator}, the file {@code bench/run clickbench}
+ * keeps) into Travertine (embedded: the loader's path, {@link TableLoad}) and into DuckDB
+ * ({@code INSERT INTO hits SELECT * FROM read_csv(…)}, then CHECKPOINT), in the same run, each
+ * into a fresh database, {@code runs} times alternating; prints each time and the medians. For
+ * Travertine also: part files right after the load, and the write amplification once background
+ * merges have settled (bytes written by the load and the merges / bytes of the active parts).
+ *
+ * <p>Usage: {@code IngestBench [rows=10000000] [threads=2] [runs=1] [dataDir|-]}.
+ */
+public final class IngestBench {
+  private IngestBench() {}
+
+  public static void main(String[] args) throws Exception {
+    long rows = args.length > 0 ? Long.parseLong(args[0]) : 10_000_000L;
+    int threads = args.length > 1 ? Integer.parseInt(args[1]) : 2;
+    int runs = args.length > 2 ? Integer.parseInt(args[2]) : 1;
+    Path dataDir = args.length > 3 && !args[3].equals("-") ? Path.of(args[3])
+        : Path.of(System.getProperty("java.io.tmpdir"), "travertine-clickbench");
+    dataDir = dataDir.toAbsolutePath();
+    Files.createDirectories(dataDir);
+    Path csv = dataDir.resolve("hits-" + rows + "-v" + HitsGenerator.VERSION + ".csv");
+    if (!Files.exists(csv)) {
+      long t0 = System.nanoTime();
+      HitsGenerator.write(csv, rows);
+      System.out.printf(Locale.ROOT, "# generated %s in %.1f s%n", csv.getFileName(), (System.nanoTime() - t0) / 1e9);
+    }
+    System.out.printf(Locale.ROOT, "# %s: %,d rows, %,d bytes; threads = %d; %d cores, Java %s%n", csv.getFileName(),
+        rows, Files.size(csv), threads, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+    List<Double> trav = new ArrayList<>();
+    List<Double> duck = new ArrayList<>();
+    for (int run = 0; run < runs; run++) {
+      trav.add(travertine(dataDir.resolve("ingest-travertine"), csv, rows, threads, run == runs - 1));
+      duck.add(duckdb(dataDir.resolve("ingest-duckdb.db"), csv, rows, threads));
+    }
+    double t = median(trav);
+    double d = median(duck);
+    System.out.printf(Locale.ROOT, "median: Travertine %.2f s, DuckDB %.2f s, ratio %.2f (%,.0f vs %,.0f rows/s)%n", t,
+        d, t / d, rows / t, rows / d);
+  }
+
+  private static double travertine(Path dir, Path csv, long rows, int threads, boolean settle) throws Exception {
+    delete(dir);
+    try (Connection c = DriverManager.getConnection("jdbc:travertine:" + dir + ";max_threads=" + threads)) {
+      BenchSql.exec(c, "CREATE TABLE hits " + HitsSchema.columnDefinitions() + " ENGINE = MergeTree ORDER BY ("
+          + HitsSchema.SORT_KEY + ")");
+      long written0 = BenchSql.event(c, "WriteBufferFromFileDescriptorWriteBytes");
+      long t0 = System.nanoTime();
+      BulkLoad.Result r = TableLoad.load(c, new TableLoad.Request("hits", TextFormat.csv().withHeader(true), 0,
+          List.of(BulkLoad.Source.file(csv)), null, null));
+      double secs = (System.nanoTime() - t0) / 1e9;
+      if (r.rows() != rows) {
+        throw new IllegalStateException("loaded " + r.rows() + " rows, expected " + rows);
+      }
+      System.out.printf(Locale.ROOT, "Travertine: %.2f s (%,.0f rows/s, %.0f MB/s of CSV), %d parts of %,d bytes%n",
+          secs, rows / secs, r.bytesRead() / secs / 1e6, r.parts(), r.partBytes());
+      if (settle) {
+        long t1 = System.nanoTime();
+        while (Long.parseLong(BenchSql.one(c, "SELECT COUNT(*) FROM system.merges")) > 0
+            || Long.parseLong(BenchSql.one(c, "SELECT COUNT(*) FROM system.parts WHERE \"table\" = 'hits' AND active"))
+            > 1 && (System.nanoTime() - t1) < 20e9) {
+          Thread.sleep(200);
+        }
+        long written = BenchSql.event(c, "WriteBufferFromFileDescriptorWriteBytes") - written0;
+        long active = Long.parseLong(BenchSql.one(c,
+            "SELECT SUM(bytes_on_disk) FROM system.parts WHERE \"table\" = 'hits' AND active"));
+        long parts = Long.parseLong(BenchSql.one(c,
+            "SELECT COUNT(*) FROM system.parts WHERE \"table\" = 'hits' AND active"));
+        System.out.printf(Locale.ROOT, "Travertine after merges (%.0f s): %d active parts, %,d bytes; written %,d bytes:"
+            + " write amplification %.2f%n", (System.nanoTime() - t1) / 1e9, parts, active, written,
+            (double) written / active);
+      }
+      return secs;
+    }
+  }
+
+  private static double duckdb(Path file, Path csv, long rows, int threads) throws Exception {
+    Files.deleteIfExists(file);
+    Files.deleteIfExists(file.resolveSibling(file.getFileName() + ".wal"));
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file)) {
+      BenchSql.exec(c, "SET threads = " + threads);
+      BenchSql.exec(c, "CREATE TABLE hits " + HitsSchema.columnDefinitions());
+      long t0 = System.nanoTime();
+      BenchSql.exec(c, "INSERT INTO hits SELECT * FROM read_csv('" + csv
+          + "', header = true, delim = ',', quote = '\"', escape = '\"', allow_quoted_nulls = false, "
+          + "dateformat = '%Y-%m-%d', timestampformat = '%Y-%m-%d %H:%M:%S', columns = "
+          + HitsSchema.duckDbCsvColumns() + ")");
+      BenchSql.exec(c, "CHECKPOINT");
+      double secs = (System.nanoTime() - t0) / 1e9;
+      long n = Long.parseLong(BenchSql.one(c, "SELECT COUNT(*) FROM hits"));
+      if (n != rows) {
+        throw new IllegalStateException("DuckDB loaded " + n + " rows, expected " + rows);
+      }
+      System.out.printf(Locale.ROOT, "DuckDB: %.2f s (%,.0f rows/s)%n", secs, rows / secs);
+      return secs;
+    }
+  }
+
+  private static double median(List<Double> v) {
+    List<Double> s = new ArrayList<>(v);
+    s.sort(Comparator.naturalOrder());
+    return s.get(s.size() / 2);
+  }
+
+  private static void delete(Path dir) throws Exception {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> w = Files.walk(dir)) {
+      for (Path p : w.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}

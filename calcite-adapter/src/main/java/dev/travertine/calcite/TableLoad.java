@@ -1,0 +1,95 @@
+package dev.travertine.calcite;
+
+import dev.travertine.formats.BulkLoad;
+import dev.travertine.formats.TextFormat;
+import dev.travertine.mergetree.MergeTreeTable;
+import dev.travertine.mergetree.query.QueryContext;
+import dev.travertine.mergetree.query.QueryRegistry;
+import dev.travertine.mergetree.schema.Column;
+import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.mergetree.settings.SessionSettings;
+import dev.travertine.mergetree.settings.Settings;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
+import org.apache.calcite.jdbc.CalciteConnection;
+
+/**
+ * Loading files into a table through a session: the one entry that {@code bin/travertine load}
+ * (embedded), the server's HTTP insert ({@code INSERT INTO t FORMAT CSV}) and the benchmarks use.
+ * The load runs as a query of the session (listed in system.processes and system.query_log,
+ * stopped by KILL QUERY, a closed connection or {@code max_execution_time}), with the session's
+ * {@code max_threads}, {@code max_insert_block_size}, {@code input_format_null_as_default} and
+ * {@code input_format_allow_errors_num} unless the request says otherwise, and the columns'
+ * constant DEFAULTs for empty fields. All or nothing: see {@link BulkLoad}.
+ */
+public final class TableLoad {
+  private TableLoad() {}
+
+  /**
+   * What to load.
+   *
+   * @param maxErrors bad rows to skip, or -1 for the session's {@code input_format_allow_errors_num}
+   * @param description what the query log shows, e.g. {@code LOAD hits.csv INTO hits FORMAT CSV}
+   */
+  public record Request(String table, TextFormat format, long maxErrors, List<BulkLoad.Source> sources,
+      BulkLoad.Progress progress, String description) {}
+
+  /** Loads through an embedded connection ({@code jdbc:travertine:DIR}). */
+  public static BulkLoad.Result load(Connection c, Request r) throws SQLException, IOException {
+    return load(TravertineSchema.session(c.unwrap(CalciteConnection.class).getRootSchema()), r);
+  }
+
+  public static BulkLoad.Result load(TravertineSession session, Request r) throws IOException {
+    session.checkWritable("INSERT");
+    MergeTreeTable table = session.requireTable(r.table());
+    SessionSettings s = session.settings();
+    TextFormat format = r.format().withEmptyAsDefault(r.format().emptyAsDefault()
+        && s.getBool(Settings.INPUT_FORMAT_NULL_AS_DEFAULT));
+    long maxErrors = r.maxErrors() >= 0 ? r.maxErrors() : s.getLong(Settings.INPUT_FORMAT_ALLOW_ERRORS_NUM);
+    Object[] defaults = defaults(table.definition().schema());
+    QueryRegistry registry = session.database().queries();
+    QueryContext q = QueryTracking.begin(session, r.description() != null ? r.description()
+        : "LOAD INTO " + r.table() + " FORMAT " + format.kind().name());
+    try {
+      BulkLoad.Options o = new BulkLoad.Options(format, (int) s.getLong(Settings.MAX_THREADS), maxErrors,
+          (int) Math.min(Integer.MAX_VALUE, s.getLong(Settings.MAX_INSERT_BLOCK_SIZE)), 8 << 20, q::checkCancelled,
+          (rows, bytes) -> {
+            if (r.progress() != null) {
+              r.progress().update(rows, bytes);
+            }
+          });
+      BulkLoad.Result result = BulkLoad.load(table, r.sources(), defaults, o);
+      q.addReadRows(result.rows() + result.badRows());
+      q.addReadBytes(result.bytesRead());
+      q.addResultRows(result.rows());
+      registry.finish(q, null);
+      return result;
+    } catch (IOException | RuntimeException | Error e) {
+      registry.finish(q, e);
+      throw e;
+    } finally {
+      session.setCurrentQuery(null);
+    }
+  }
+
+  /** Each column's constant DEFAULT as a storage value (null: none, so NULL or the type's zero). */
+  static Object[] defaults(TableSchema schema) {
+    Object[] d = new Object[schema.size()];
+    for (int i = 0; i < d.length; i++) {
+      Column c = schema.column(i);
+      if (c.defaultSql() != null) {
+        try {
+          d[i] = SqlMutationCompiler.constant(schema, c.defaultSql(), c.type());
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(String.format(Locale.ROOT,
+              "Cannot load: the DEFAULT of column %s (%s) is not a constant", c.name(),
+              c.defaultSql()), e);
+        }
+      }
+    }
+    return d;
+  }
+}

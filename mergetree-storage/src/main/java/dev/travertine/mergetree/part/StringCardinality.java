@@ -1,0 +1,63 @@
+package dev.travertine.mergetree.part;
+
+import dev.travertine.mergetree.block.Block;
+import dev.travertine.mergetree.schema.Column;
+import dev.travertine.mergetree.schema.TableSchema;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
+
+/**
+ * Which string columns of a block to write without a dictionary: those whose distinct values
+ * exceed {@link #DIRECT_RATIO} of its rows. ORC would decide from the first granule of the sorted
+ * rows, which says little about the rest (a granule of one sort-key value repeats its URLs), and
+ * keeps a dictionary whose red-black tree costs more than everything else in writing the part.
+ * Small blocks decide nothing (ORC's own check applies); merges keep their sources' choice.
+ */
+public final class StringCardinality {
+  /** Distinct values per row above which a column is written directly. */
+  static final double DIRECT_RATIO = 0.3;
+
+  /** Blocks smaller than this decide nothing: their ratio says little about the table's. */
+  static final int MIN_ROWS = 1 << 16;
+
+  private StringCardinality() {}
+
+  /** File names of the string columns of {@code rows} of {@code block} to write directly. */
+  public static Set<String> directColumns(TableSchema schema, Block block, int[] rows) {
+    Set<String> out = new HashSet<>();
+    if (rows.length < MIN_ROWS) {
+      return out;
+    }
+    long limit = (long) (DIRECT_RATIO * rows.length);
+    for (int c = 0; c < schema.size(); c++) {
+      Column col = schema.column(c);
+      if (!col.type().kind().isString()) {
+        continue;
+      }
+      LongOpenHashSet seen = new LongOpenHashSet();
+      for (int r : rows) {
+        BytesColumnVector v = (BytesColumnVector) block.vector(r, c);
+        int i = v.isRepeating ? 0 : Block.pos(r);
+        if (!v.noNulls && v.isNull[i]) {
+          continue;
+        }
+        seen.add(hash(v.vector[i], v.start[i], v.length[i]));
+        if (seen.size() > limit) {
+          out.add(col.storage());
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  private static long hash(byte[] b, int s, int n) {
+    long h = 0xcbf29ce484222325L;
+    for (int i = s; i < s + n; i++) {
+      h = (h ^ b[i]) * 0x100000001b3L;
+    }
+    return h ^ (h >>> 29);
+  }
+}
