@@ -85,9 +85,14 @@ public final class TravertineCli {
       "                 -c connections and print QPS, rows/s and MiB/s read, result rows/s and",
       "                 latency percentiles, per query and overall (like clickhouse-benchmark).",
       "  load (-u URL | --data DIR | --host H [--port N] [--user U --password P])",
-      "       --table T [--format csv|tsv|orc] [--header] [--max-errors N] [--batch N] FILE...",
-      "                 Bulk load files with a progress display; bad rows are reported with",
-      "                 their line numbers (stop at the first, or skip up to N).",
+      "       --table T [--format csv|tsv|orc] [--header] [--max-errors N] [--delimiter C]",
+      "       [--null-string S] [--batch N] FILE...",
+      "                 Bulk load files (.gz and .zst are decompressed) with a progress display,",
+      "                 as one insert: all rows or none. Bad rows are reported with their line",
+      "                 numbers; the first fails the load, unless --max-errors N skips up to N.",
+      "                 With --header, columns are matched by name. Empty fields in NOT NULL",
+      "                 columns take the column's default (SET input_format_null_as_default = 0",
+      "                 refuses them).",
       "  classpath      Print the runtime classpath, for other JVM tools",
       "                 (driver " + DRIVER + ", URL " + URL_PREFIX + "/path/to/data).",
       "  help           Print this text (also --help, -h).",
@@ -124,6 +129,13 @@ public final class TravertineCli {
     }
     String command = args[0];
     List<String> rest = List.of(args).subList(1, args.length);
+    if ((rest.contains("--help") || rest.contains("-h")) && !command.equals("sql")) {
+      String help = commandUsage(command);
+      if (help != null) {
+        out.print(help);
+        return EXIT_OK;
+      }
+    }
     switch (command) {
       case "help":
       case "--help":
@@ -151,6 +163,24 @@ public final class TravertineCli {
       default:
         return usageError(err, "unknown command '" + command + "'");
     }
+  }
+
+  /** The usage lines of one command (from {@link #USAGE}), or null for an unknown one. */
+  static String commandUsage(String command) {
+    StringBuilder b = new StringBuilder();
+    boolean in = false;
+    for (String line : USAGE.split("\n")) {
+      boolean starts = line.startsWith("  ") && !line.startsWith("   ");
+      if (starts) {
+        in = line.substring(2).startsWith(command + " ") || line.substring(2).equals(command);
+      } else if (!line.startsWith("   ")) {
+        in = false;
+      }
+      if (in) {
+        b.append(line).append('\n');
+      }
+    }
+    return b.length() == 0 ? null : "Usage: travertine\n" + b;
   }
 
   /**
@@ -219,12 +249,30 @@ public final class TravertineCli {
     boolean header = false;
     long maxErrors = 0;
     int batch = 100_000;
+    Character delimiter = null;
+    String nullString = null;
     List<Path> files = new ArrayList<>();
     try {
       for (int i = 0; i < args.size(); i++) {
         String a = args.get(i);
         if (a.equals("--header")) {
           header = true;
+          continue;
+        }
+        if (a.equals("--delimiter") || a.equals("--null-string")) {
+          if (i + 1 >= args.size()) {
+            return usageError(err, "load: " + a + " needs a value");
+          }
+          String v = args.get(++i);
+          if (a.equals("--delimiter")) {
+            String d = v.equals("\\t") || v.equals("tab") ? "\t" : v;
+            if (d.length() != 1) {
+              return usageError(err, "load: --delimiter takes one character, got '" + v + "'");
+            }
+            delimiter = d.charAt(0);
+          } else {
+            nullString = v;
+          }
           continue;
         }
         if (!a.startsWith("-")) {
@@ -266,7 +314,8 @@ public final class TravertineCli {
     }
     try {
       return dev.travertine.server.tools.Loader.run(new dev.travertine.server.tools.Loader.Options(url,
-          target.user(), target.password, table, format, header, maxErrors, batch, files, terminal), out, err);
+          target.user(), target.password, table, format, header, maxErrors, batch, files, terminal, delimiter,
+          nullString), out, err);
     } catch (Exception e) {
       err.println("travertine: load: " + e.getMessage());
       return EXIT_FAILURE;

@@ -73,6 +73,20 @@ class TravertineCliTest {
   }
 
   @Test
+  void everySubcommandHasHelp() {
+    for (String command : List.of("server", "benchmark", "load")) {
+      for (String flag : List.of("--help", "-h")) {
+        Result r = run(command, flag);
+        assertEquals(0, r.code(), command + " " + flag + ": " + r.err());
+        assertTrue(r.out().startsWith("Usage: travertine\n  " + command + " "), r.out());
+        assertEquals("", r.err());
+      }
+    }
+    assertTrue(run("load", "--help").out().contains("--max-errors N"));
+    assertTrue(!run("load", "--help").out().contains("benchmark"), "only the command's own lines");
+  }
+
+  @Test
   void unknownCommandIsAUsageError() {
     Result r = run("frobnicate", "x");
     assertEquals(2, r.code());

@@ -393,6 +393,35 @@ class BulkLoadTest {
     assertEquals(20_001, ((String) rows.get(2)[1]).length());
   }
 
+  @Test void manyDistinctStringsAreWrittenWithoutADictionaryAndMergesKeepThat() throws IOException {
+    TableSchema schema = new TableSchema(List.of(
+        new Column("id", DataType.of(TypeKind.INTEGER), false),
+        new Column("url", DataType.varchar(-1), false),
+        new Column("phrase", DataType.varchar(-1), false)));
+    MergeTreeTable t = create("cardinality", schema);
+    for (int load = 0; load < 2; load++) {
+      StringBuilder sb = new StringBuilder();
+      for (int i = 0; i < 70_000; i++) {
+        int id = load * 70_000 + i;
+        sb.append(id).append(",http://example.com/page/").append(id * 7919L % 1_000_003).append(",phrase ")
+            .append(id % 50).append('\n');
+      }
+      BulkLoad.load(t, List.of(text("c" + load + ".csv", sb.toString())), null,
+          BulkLoad.Options.defaults(TextFormat.csv()).withThreads(1));
+    }
+    assertEquals(2, t.activeParts().size());
+    for (var p : t.snapshot().parts()) {
+      assertEquals(java.util.Set.of("url"), p.directStrings(), p.name());
+    }
+    t.optimize(true);
+    assertEquals(1, t.snapshot().parts().size());
+    assertEquals(java.util.Set.of("url"), t.snapshot().parts().get(0).directStrings());
+    List<Object[]> rows = rows(t);
+    assertEquals(140_000, rows.size());
+    assertEquals("http://example.com/page/" + (139_999L * 7919 % 1_000_003), rows.get(139_999)[1]);
+    assertEquals("phrase " + 139_999 % 50, rows.get(139_999)[2]);
+  }
+
   @Test void anUnclosedQuoteIsABadRow() {
     TableSchema schema = new TableSchema(List.of(
         new Column("id", DataType.of(TypeKind.INTEGER), false),

@@ -30,7 +30,12 @@ import java.util.Locale;
 public final class Loader {
   /** What to load. */
   public record Options(String url, String user, String password, String table, String format, boolean header,
-      long maxErrors, int batchSize, List<Path> files, boolean terminal) {}
+      long maxErrors, int batchSize, List<Path> files, boolean terminal, Character delimiter, String nullString) {
+    public Options(String url, String user, String password, String table, String format, boolean header,
+        long maxErrors, int batchSize, List<Path> files, boolean terminal) {
+      this(url, user, password, table, format, header, maxErrors, batchSize, files, terminal, null, null);
+    }
+  }
 
   /** A bad row. */
   static final class BadRow extends Exception {
@@ -42,6 +47,9 @@ public final class Loader {
   private Loader() {}
 
   public static int run(Options o, PrintStream out, PrintStream err) throws Exception {
+    if (o.url().startsWith(dev.travertine.jdbc.Driver.PREFIX) && !o.format().equals("orc")) {
+      return runEmbedded(o, out, err);
+    }
     java.util.Properties p = new java.util.Properties();
     if (o.user() != null) {
       p.setProperty("user", o.user());
@@ -115,6 +123,56 @@ public final class Loader {
     }
   }
 
+
+  /**
+   * Embedded CSV and TSV: the engine's parallel loader reads the files itself, straight into
+   * parts, and commits them all at once (or nothing, on a bad row beyond --max-errors).
+   */
+  private static int runEmbedded(Options o, PrintStream out, PrintStream err) throws Exception {
+    java.util.Properties p = new java.util.Properties();
+    if (o.user() != null) {
+      p.setProperty("user", o.user());
+      p.setProperty("password", o.password() == null ? "" : o.password());
+    }
+    dev.travertine.formats.TextFormat f = dev.travertine.formats.TextFormat.named(o.format()).withHeader(o.header());
+    if (o.delimiter() != null) {
+      f = f.withDelimiter(o.delimiter());
+    }
+    if (o.nullString() != null) {
+      f = f.withNullString(o.nullString());
+    }
+    long totalBytes = 0;
+    List<dev.travertine.formats.BulkLoad.Source> sources = new ArrayList<>();
+    for (Path file : o.files()) {
+      totalBytes += Files.size(file);
+      sources.add(dev.travertine.formats.BulkLoad.Source.file(file));
+    }
+    Progress progress = new Progress(totalBytes, o.terminal(), err);
+    try (Connection c = DriverManager.getConnection(o.url(), p)) {
+      dev.travertine.formats.BulkLoad.Result r;
+      try {
+        r = dev.travertine.calcite.TableLoad.load(c, new dev.travertine.calcite.TableLoad.Request(o.table(), f,
+            o.maxErrors(), sources, progress::update, "LOAD " + o.files().size() + " file(s) INTO " + o.table()
+            + " FORMAT " + f.kind()));
+      } catch (dev.travertine.formats.BulkLoad.BadInputException e) {
+        if (o.terminal()) {
+          err.print("\r");
+        }
+        for (var bad : e.badRows()) {
+          err.println(bad);
+        }
+        err.println("stopped: " + e.getMessage());
+        return 1;
+      }
+      progress.done(r.rows());
+      for (var bad : r.samples()) {
+        err.println(bad);
+      }
+      out.printf(Locale.ROOT, "loaded %d rows into %s%s%n", r.rows(), o.table(),
+          r.badRows() > 0 ? " (" + r.badRows() + " bad rows skipped)" : "");
+      return 0;
+    }
+  }
 
   private static String quote(String name) {
     return "\"" + name.replace("\"", "\"\"") + "\"";

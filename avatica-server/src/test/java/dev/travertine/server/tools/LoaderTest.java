@@ -51,12 +51,13 @@ class LoaderTest {
     assertEquals(List.of("1|one|2024-01-01", "2|two, \"quoted\"|2024-01-02", "3|multi\nline|2024-01-03",
         "6|null|null"), rows(url, "SELECT k, v, d FROM l ORDER BY k"));
 
-    // Without --max-errors the first bad row stops the load (rows before it are kept).
+    // Without --max-errors the first bad row fails the load, and nothing of it is loaded.
     bytes.reset();
     rc = Loader.run(new Loader.Options(url, null, null, "l", "csv", true, 0, 100, List.of(csv), false), ps, ps);
     assertEquals(1, rc);
-    assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("stopped after 1 bad row(s)"));
-    assertEquals(7, rows(url, "SELECT k, v, d FROM l").size());
+    text = bytes.toString(StandardCharsets.UTF_8);
+    assertTrue(text.contains("stopped: " + csv + ":6: column k: cannot read 'x' as INTEGER; nothing was loaded"), text);
+    assertEquals(4, rows(url, "SELECT k, v, d FROM l").size());
   }
 
   @Test
