@@ -28,12 +28,14 @@ final class TravertineJdbcMeta extends JdbcMeta {
   private static final Logger LOG = LoggerFactory.getLogger(TravertineJdbcMeta.class);
   static final Set<String> ALLOWED = Set.of("timeZone", "user");
 
+  private final String url;
   private final Map<String, String> sessionDefaults;
   private final Set<String> readOnlyUsers;
 
   TravertineJdbcMeta(String url, Map<String, String> sessionDefaults, Set<String> readOnlyUsers)
       throws SQLException {
     super(url, new Properties());
+    this.url = url;
     this.sessionDefaults = sessionDefaults;
     this.readOnlyUsers = readOnlyUsers;
   }
@@ -56,6 +58,19 @@ final class TravertineJdbcMeta extends JdbcMeta {
       }
     }
     return DriverManager.getConnection(url, safe);
+  }
+
+  /**
+   * An engine session outside Avatica (the HTTP insert), for the request's authenticated user, with
+   * the server's session defaults and the given session settings (others are refused).
+   */
+  Connection openSession(Properties settings) throws SQLException {
+    for (String k : settings.stringPropertyNames()) {
+      if (!isSessionSetting(k)) {
+        throw new IllegalArgumentException("Unknown setting: " + k);
+      }
+    }
+    return createConnection(url, settings);
   }
 
   private static boolean isSessionSetting(String k) {

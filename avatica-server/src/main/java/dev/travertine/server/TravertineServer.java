@@ -76,7 +76,7 @@ public final class TravertineServer implements AutoCloseable {
       AvaticaHandler json = new AvaticaJsonHandler(service);
       AvaticaHandler protobuf = new AvaticaProtobufHandler(service);
       HttpServer.Builder<Server> b = HttpServer.Builder.<Server>newBuilder()
-          .withHandler(new Endpoints(json, protobuf, config.serialization().equals("json"), anchor))
+          .withHandler(new Endpoints(json, protobuf, config.serialization().equals("json"), anchor, meta))
           .withPort(config.port())
           .withServerCustomizers(List.of((ServerCustomizer<Server>) server -> {
             for (var c : server.getConnectors()) {
@@ -179,7 +179,11 @@ public final class TravertineServer implements AutoCloseable {
     private final AvaticaHandler protobuf;
     private final Connection engine;
 
-    Endpoints(AvaticaHandler json, AvaticaHandler protobuf, boolean preferJson, Connection engine) {
+    private final TravertineJdbcMeta meta;
+
+    Endpoints(AvaticaHandler json, AvaticaHandler protobuf, boolean preferJson, Connection engine,
+        TravertineJdbcMeta meta) {
+      this.meta = meta;
       this.json = json;
       this.protobuf = protobuf;
       this.engine = engine;
@@ -245,6 +249,11 @@ public final class TravertineServer implements AutoCloseable {
       // The authenticated user (HTTP Basic) names the connections this request opens.
       REMOTE_USER.set(request.getRemoteUser());
       try {
+        if (HttpInsert.accepts(request)) { // ClickHouse's HTTP interface: INSERT … FORMAT with the rows as the body
+          HttpInsert.handle(request, response, meta::openSession);
+          baseRequest.setHandled(true);
+          return;
+        }
         HttpServletRequest r = request;
         AvaticaHandler to = json; // a GET carries its JSON request in a parameter
         if ("POST".equals(request.getMethod())) {

@@ -23,6 +23,9 @@ public final class SqlErrors {
     String message = message(t);
     String lower = message.toLowerCase(Locale.ROOT);
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof dev.travertine.formats.BulkLoad.BadInputException) {
+        return new Error(27, "22018", message); // CANNOT_PARSE_INPUT_ASSERTION_FAILED
+      }
       if (c instanceof SqlParseException) {
         return new Error(62, "42000", message); // SYNTAX_ERROR
       }

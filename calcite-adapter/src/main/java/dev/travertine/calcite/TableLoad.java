@@ -34,8 +34,13 @@ public final class TableLoad {
    * @param maxErrors bad rows to skip, or -1 for the session's {@code input_format_allow_errors_num}
    * @param description what the query log shows, e.g. {@code LOAD hits.csv INTO hits FORMAT CSV}
    */
-  public record Request(String table, TextFormat format, long maxErrors, List<BulkLoad.Source> sources,
-      BulkLoad.Progress progress, String description) {}
+  public record Request(String table, List<String> columns, TextFormat format, long maxErrors,
+      List<BulkLoad.Source> sources, BulkLoad.Progress progress, String description) {
+    public Request(String table, TextFormat format, long maxErrors, List<BulkLoad.Source> sources,
+        BulkLoad.Progress progress, String description) {
+      this(table, null, format, maxErrors, sources, progress, description);
+    }
+  }
 
   /** Loads through an embedded connection ({@code jdbc:travertine:DIR}). */
   public static BulkLoad.Result load(Connection c, Request r) throws SQLException, IOException {
@@ -61,7 +66,7 @@ public final class TableLoad {
               r.progress().update(rows, bytes);
             }
           });
-      BulkLoad.Result result = BulkLoad.load(table, r.sources(), defaults, o);
+      BulkLoad.Result result = BulkLoad.load(table, r.columns(), r.sources(), defaults, o);
       q.addReadRows(result.rows() + result.badRows());
       q.addReadBytes(result.bytesRead());
       q.addResultRows(result.rows());

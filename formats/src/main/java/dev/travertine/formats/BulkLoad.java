@@ -164,6 +164,16 @@ public final class BulkLoad {
    */
   public static Result load(MergeTreeTable table, List<Source> sources, Object[] defaults, Options o)
       throws IOException {
+    return load(table, null, sources, defaults, o);
+  }
+
+  /**
+   * Loads {@code sources} into the named {@code columns} of {@code table}, in that order (the
+   * others take their defaults); null columns: all, in the table's order. A header, when the format
+   * has one, maps by its own names instead.
+   */
+  public static Result load(MergeTreeTable table, List<String> columns, List<Source> sources, Object[] defaults,
+      Options o) throws IOException {
     TableSchema schema = table.definition().schema();
     long minDirect = table.definition().tableSettings().getLong(Settings.MIN_ROWS_FOR_DIRECT_PART);
     AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -184,7 +194,7 @@ public final class BulkLoad {
             minDirect)));
       }
       try {
-        read(schema, defaults, sources, o, queue, failure, bytesRead, parsedRows);
+        read(schema, columns, defaults, sources, o, queue, failure, bytesRead, parsedRows);
       } catch (IOException | RuntimeException | Error e) {
         failure.compareAndSet(null, e);
       } finally {
@@ -266,7 +276,8 @@ public final class BulkLoad {
     }
   }
 
-  private static void read(TableSchema schema, Object[] defaults, List<Source> sources, Options o,
+  private static void read(TableSchema schema, List<String> columns, Object[] defaults, List<Source> sources,
+      Options o,
       BlockingQueue<Work> queue, AtomicReference<Throwable> failure, AtomicLong bytesRead, AtomicLong parsedRows)
       throws IOException {
     long earlier = 0;
@@ -291,6 +302,8 @@ public final class BulkLoad {
               List<String> names = new ArrayList<>();
               start = headerParser.header(c, names);
               mapping = TextParser.Mapping.byHeader(name, schema, names);
+            } else if (columns != null) {
+              mapping = TextParser.Mapping.byHeader(name, schema, columns);
             } else {
               mapping = TextParser.Mapping.positional(name, schema);
             }

@@ -60,11 +60,10 @@ final class TextParser {
           }
         }
         if (c < 0) {
-          throw new IllegalArgumentException(source + ": the header names column '" + n
-              + "', which the table does not have");
+          throw new IllegalArgumentException(source + ": no column '" + n + "' in the table");
         }
         if (seen[c]) {
-          throw new IllegalArgumentException(source + ": the header names column '" + n + "' twice");
+          throw new IllegalArgumentException(source + ": column '" + n + "' is named twice");
         }
         seen[c] = true;
         m[i] = c;

@@ -271,7 +271,7 @@ class BulkLoadTest {
 
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BulkLoad.load(t,
         List.of(text("u.csv", "id,zzz\n1,2\n")), null, BulkLoad.Options.defaults(TextFormat.csv().withHeader(true))));
-    assertEquals("u.csv: the header names column 'zzz', which the table does not have", e.getMessage());
+    assertEquals("u.csv: no column 'zzz' in the table", e.getMessage());
   }
 
   @Test void compressedFilesAndSeveralSourcesAreOneCommit() throws IOException {

@@ -50,6 +50,9 @@ public final class Loader {
     if (o.url().startsWith(dev.travertine.jdbc.Driver.PREFIX) && !o.format().equals("orc")) {
       return runEmbedded(o, out, err);
     }
+    if (o.url().startsWith("jdbc:avatica:remote:") && !o.format().equals("orc")) {
+      return runHttp(o, out, err);
+    }
     java.util.Properties p = new java.util.Properties();
     if (o.user() != null) {
       p.setProperty("user", o.user());
@@ -171,6 +174,159 @@ public final class Loader {
       out.printf(Locale.ROOT, "loaded %d rows into %s%s%n", r.rows(), o.table(),
           r.badRows() > 0 ? " (" + r.badRows() + " bad rows skipped)" : "");
       return 0;
+    }
+  }
+
+  /**
+   * Through a server: the files go as one streamed body to its HTTP insert
+   * ({@code POST /?query=INSERT INTO t FORMAT CSV}), so the server's parallel loader reads them and
+   * commits them as one insert. Compressed files are decompressed here; with a header, the header
+   * lines of the files after the first are left out.
+   */
+  private static int runHttp(Options o, PrintStream out, PrintStream err) throws Exception {
+    java.util.Map<String, String> props = new java.util.HashMap<>();
+    for (String part : o.url().substring("jdbc:avatica:remote:".length()).split(";")) {
+      int eq = part.indexOf('=');
+      if (eq > 0) {
+        props.put(part.substring(0, eq), part.substring(eq + 1));
+      }
+    }
+    String base = props.get("url");
+    if (base == null) {
+      throw new IllegalArgumentException("no url= in " + o.url());
+    }
+    String user = o.user() != null ? o.user() : props.get("avatica_user");
+    String password = o.user() != null ? o.password() : props.get("avatica_password");
+    String format = (o.format().equals("tsv") ? "TabSeparated" : "CSV") + (o.header() ? "WithNames" : "");
+    String query = "INSERT INTO " + quote(o.table()) + " FORMAT " + format;
+    StringBuilder uri = new StringBuilder(base.endsWith("/") ? base : base + "/").append("?query=")
+        .append(java.net.URLEncoder.encode(query, StandardCharsets.UTF_8));
+    if (o.maxErrors() > 0) {
+      uri.append("&input_format_allow_errors_num=").append(o.maxErrors());
+    }
+    if (o.delimiter() != null || o.nullString() != null) {
+      throw new IllegalArgumentException("--delimiter and --null-string work only when loading embedded (--data)");
+    }
+    long totalBytes = 0;
+    for (Path f : o.files()) {
+      totalBytes += Files.size(f);
+    }
+    Progress progress = new Progress(totalBytes, o.terminal(), err);
+    InputStream body = bodyOf(o, progress);
+    java.net.http.HttpRequest.Builder req = java.net.http.HttpRequest.newBuilder(java.net.URI.create(uri.toString()))
+        .POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> body))
+        .header("Content-Type", "text/csv");
+    if (user != null) {
+      req.header("Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(
+          (user + ":" + (password == null ? "" : password)).getBytes(StandardCharsets.UTF_8)));
+    }
+    java.net.http.HttpResponse<String> resp = java.net.http.HttpClient.newHttpClient().send(req.build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    if (o.terminal()) {
+      err.print("\r");
+    }
+    if (resp.statusCode() != 200) {
+      String msg = resp.body().strip();
+      if (o.files().size() == 1) {
+        msg = msg.replace(" body:", " " + o.files().get(0) + ":");
+      }
+      err.println("stopped: " + (resp.statusCode() == 401 ? "authentication failed (HTTP 401)" : msg));
+      return 1;
+    }
+    String summary = resp.headers().firstValue("X-Travertine-Summary").orElse("");
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"written_rows\":\"(\\d+)\".*\"bad_rows\":\"(\\d+)\"")
+        .matcher(summary);
+    long rows = -1;
+    long bad = 0;
+    if (m.find()) {
+      rows = Long.parseLong(m.group(1));
+      bad = Long.parseLong(m.group(2));
+    }
+    progress.done(rows);
+    out.printf(Locale.ROOT, "loaded %d rows into %s%s%n", rows, o.table(), bad > 0 ? " (" + bad + " bad rows skipped)" : "");
+    return 0;
+  }
+
+  /** The request body: the files decompressed and concatenated, later files' header lines left out. */
+  private static InputStream bodyOf(Options o, Progress progress) throws IOException {
+    List<InputStream> parts = new ArrayList<>();
+    long[] earlier = {0};
+    for (int i = 0; i < o.files().size(); i++) {
+      Path f = o.files().get(i);
+      CountingStream counting = new CountingStream(new LazyStream(() -> Files.newInputStream(f)));
+      long before = earlier[0];
+      InputStream plain = new java.io.FilterInputStream(new LazyStream(
+          () -> dev.travertine.formats.BulkLoad.decompress(f.toString(), counting))) {
+        @Override public int read(byte[] b, int off, int len) throws IOException {
+          int n = super.read(b, off, len);
+          progress.update(0, before + counting.count);
+          return n;
+        }
+      };
+      if (i > 0 && o.header()) {
+        plain = skipLine(plain);
+      }
+      parts.add(plain);
+      earlier[0] += Files.size(f);
+    }
+    return new java.io.SequenceInputStream(java.util.Collections.enumeration(parts));
+  }
+
+  private static InputStream skipLine(InputStream in) {
+    return new java.io.FilterInputStream(in) {
+      boolean skipped;
+
+      @Override public int read(byte[] b, int off, int len) throws IOException {
+        if (!skipped) {
+          skipped = true;
+          int c;
+          while ((c = in.read()) >= 0 && c != '\n') {
+            // the header line
+          }
+        }
+        return super.read(b, off, len);
+      }
+
+      @Override public int read() throws IOException {
+        byte[] one = new byte[1];
+        int n = read(one, 0, 1);
+        return n <= 0 ? -1 : one[0] & 0xff;
+      }
+    };
+  }
+
+  /** A stream opened when first read (so a list of files is not held open at once, nor decoded early). */
+  private static final class LazyStream extends InputStream {
+    interface Opener {
+      InputStream open() throws IOException;
+    }
+
+    private final Opener opener;
+    private InputStream in;
+
+    LazyStream(Opener opener) {
+      this.opener = opener;
+    }
+
+    private InputStream in() throws IOException {
+      if (in == null) {
+        in = opener.open();
+      }
+      return in;
+    }
+
+    @Override public int read() throws IOException {
+      return in().read();
+    }
+
+    @Override public int read(byte[] b, int off, int len) throws IOException {
+      return in().read(b, off, len);
+    }
+
+    @Override public void close() throws IOException {
+      if (in != null) {
+        in.close();
+      }
     }
   }
 

@@ -1,0 +1,149 @@
+package dev.travertine.server;
+
+import dev.travertine.calcite.SqlErrors;
+import dev.travertine.calcite.TableLoad;
+import dev.travertine.formats.BulkLoad;
+import dev.travertine.formats.TextFormat;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+
+/**
+ * ClickHouse's HTTP insert: {@code POST /?query=INSERT INTO t [(c, …)] FORMAT CSV} with the rows
+ * as the request body, streamed into the engine's parallel loader (no whole-body buffering) as one
+ * insert: all rows or none. Other query parameters that name session settings apply to this
+ * insert ({@code &input_format_allow_errors_num=10}); {@code Content-Encoding: gzip} or
+ * {@code zstd} bodies are decompressed. Authentication is the server's (the request reaches this
+ * handler only when it passed). Success: 200, an empty body and an {@code X-Travertine-Summary}
+ * header with the rows written; failure: 400 (bad input or statement), 403 (not allowed), 404
+ * (unknown table) or 500, with {@code Code: N. message} as the body.
+ */
+final class HttpInsert {
+  private static final Pattern INSERT = Pattern.compile(
+      "\\s*INSERT\\s+INTO\\s+(\"(?:[^\"]|\"\")+\"|[\\w$]+)\\s*(?:\\(([^)]*)\\))?\\s*FORMAT\\s+(\\w+)\\s*;?\\s*",
+      Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+
+  /** Opens a session for the request's (authenticated) user with the given settings. */
+  interface Sessions {
+    Connection open(Properties settings) throws SQLException;
+  }
+
+  private HttpInsert() {}
+
+  /** Whether a request is for this handler: it carries a {@code query} parameter. */
+  static boolean accepts(HttpServletRequest request) {
+    String q = request.getQueryString();
+    return q != null && (q.startsWith("query=") || q.contains("&query="));
+  }
+
+  static void handle(HttpServletRequest request, HttpServletResponse response, Sessions sessions) throws IOException {
+    String query = request.getParameter("query");
+    Matcher m = INSERT.matcher(query == null ? "" : query);
+    if (!"POST".equals(request.getMethod()) || !m.matches()) {
+      fail(request, response, 400, 62, "This endpoint takes POST /?query=INSERT INTO t [(c, …)] FORMAT CSV|CSVWithNames|"
+          + "TabSeparated|TabSeparatedWithNames with the rows as the body; other statements go through JDBC"
+          + " (Avatica) on this port");
+      return;
+    }
+    String table = unquote(m.group(1));
+    List<String> columns = null;
+    if (m.group(2) != null) {
+      columns = new ArrayList<>();
+      for (String c : m.group(2).split(",")) {
+        columns.add(unquote(c.trim()));
+      }
+    }
+    TextFormat format;
+    try {
+      format = TextFormat.named(m.group(3));
+    } catch (IllegalArgumentException e) {
+      fail(request, response, 400, 73, "Unknown format " + m.group(3) + " (CSV, CSVWithNames, TabSeparated, TSV,"
+          + " TabSeparatedWithNames)");
+      return;
+    }
+    Properties settings = new Properties();
+    for (String name : request.getParameterMap().keySet()) {
+      if (!name.equals("query")) {
+        settings.setProperty(name, request.getParameter(name));
+      }
+    }
+    String encoding = request.getHeader("Content-Encoding");
+    String pseudoName = encoding == null ? "" : switch (encoding.toLowerCase(Locale.ROOT)) {
+      case "gzip" -> ".gz";
+      case "zstd" -> ".zst";
+      default -> null;
+    };
+    if (pseudoName == null) {
+      fail(request, response, 400, 36, "Unsupported Content-Encoding: " + encoding + " (gzip, zstd)");
+      return;
+    }
+    try (Connection c = sessions.open(settings)) {
+      InputStream body = new java.io.FilterInputStream(request.getInputStream()) {
+        @Override public void close() {
+          // The loader closes its source; the body stays open, so that an error can drain it.
+        }
+      };
+      BulkLoad.Result r = TableLoad.load(c, new TableLoad.Request(table, columns, format, -1,
+          List.of(BulkLoad.Source.stream("body" + pseudoName, request.getContentLengthLong(), body)), null,
+          query.trim()));
+      response.setStatus(200);
+      response.setHeader("X-Travertine-Summary", String.format(Locale.ROOT,
+          "{\"written_rows\":\"%d\",\"bad_rows\":\"%d\",\"read_bytes\":\"%d\"}", r.rows(), r.badRows(), r.bytesRead()));
+      response.setContentLength(0);
+    } catch (SQLException | IOException | RuntimeException e) {
+      SqlErrors.Error err = SqlErrors.classify(e);
+      int status = e instanceof BulkLoad.BadInputException ? 400
+          : "42S02".equals(err.sqlState()) ? 404
+          : hasCause(e, SecurityException.class) ? 403
+          : err.sqlState().startsWith("42") || err.sqlState().startsWith("22") || hasCause(e, IllegalArgumentException.class)
+              ? 400 : 500;
+      fail(request, response, status, err.code(), err.message());
+    }
+  }
+
+  private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (type.isInstance(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String unquote(String name) {
+    return name.startsWith("\"") && name.endsWith("\"") && name.length() >= 2
+        ? name.substring(1, name.length() - 1).replace("\"\"", "\"") : name;
+  }
+
+  /**
+   * Answers with an error. The rest of the body is read first (and dropped): a client that is still
+   * sending would otherwise get a broken pipe instead of the answer.
+   */
+  private static void fail(HttpServletRequest request, HttpServletResponse response, int status, int code,
+      String message) throws IOException {
+    try {
+      InputStream in = request.getInputStream();
+      byte[] sink = new byte[1 << 16];
+      while (in.read(sink) >= 0) {
+        // dropped
+      }
+    } catch (IOException | IllegalStateException e) {
+      // The client went away, or the body is unreadable: answer anyway.
+    }
+    response.setStatus(status);
+    response.setContentType("text/plain;charset=utf-8");
+    byte[] b = ("Code: " + code + ". " + message + "\n").getBytes(StandardCharsets.UTF_8);
+    response.setContentLength(b.length);
+    response.getOutputStream().write(b);
+  }
+}

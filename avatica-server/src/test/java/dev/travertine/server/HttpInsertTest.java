@@ -1,0 +1,177 @@
+package dev.travertine.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.travertine.server.tools.Loader;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** ClickHouse's HTTP insert on a real server (loopback port, Basic authentication), and the remote loader over it. */
+class HttpInsertTest {
+  @TempDir Path dir;
+
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  private TravertineServer start() throws Exception {
+    Map<String, String> o = new HashMap<>(Map.of("port", "0", "data", dir.resolve("data").toString(),
+        "auth.user.alice", "s3cret", "auth.user.bob", "pw", "auth.readonly", "bob"));
+    return TravertineServer.start(ServerConfig.load(null, o));
+  }
+
+  private static HttpResponse<String> post(TravertineServer s, String user, String password, String query,
+      byte[] body, String encoding) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.port() + "/?query="
+        + URLEncoder.encode(query, StandardCharsets.UTF_8).replace("%26", "&").replace("%3D", "=")))
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (user != null) {
+      b.header("Authorization", "Basic " + Base64.getEncoder().encodeToString((user + ":" + password)
+          .getBytes(StandardCharsets.UTF_8)));
+    }
+    if (encoding != null) {
+      b.header("Content-Encoding", encoding);
+    }
+    return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static long count(Connection c, String table) throws SQLException {
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + table)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  @Test
+  void insertsOverHttpAllOrNothingAndAuthenticated() throws Exception {
+    try (TravertineServer s = start();
+        Connection c = DriverManager.getConnection(s.jdbcUrl() + ";avatica_user=alice;avatica_password=s3cret")) {
+      try (Statement st = c.createStatement()) {
+        st.execute("CREATE TABLE t (k INT NOT NULL, v VARCHAR, n BIGINT NOT NULL DEFAULT 7) ORDER BY k");
+      }
+      StringBuilder csv = new StringBuilder();
+      for (int i = 0; i < 100_000; i++) {
+        csv.append(i).append(",\"v ").append(i % 10).append("\",").append(i).append('\n');
+      }
+      byte[] body = csv.toString().getBytes(StandardCharsets.UTF_8);
+
+      HttpResponse<String> r = post(s, "alice", "wrong", "INSERT INTO t FORMAT CSV", body, null);
+      assertEquals(401, r.statusCode());
+      r = post(s, null, null, "INSERT INTO t FORMAT CSV", body, null);
+      assertEquals(401, r.statusCode());
+      assertEquals(0, count(c, "t"), "an unauthenticated insert loads nothing");
+
+      r = post(s, "bob", "pw", "INSERT INTO t FORMAT CSV", body, null);
+      assertEquals(403, r.statusCode(), r.body());
+      assertTrue(r.body().startsWith("Code: 164. "), r.body());
+
+      r = post(s, "alice", "s3cret", "INSERT INTO t FORMAT CSV", body, null);
+      assertEquals(200, r.statusCode(), r.body());
+      assertTrue(r.headers().firstValue("X-Travertine-Summary").orElse("").contains("\"written_rows\":\"100000\""));
+      assertEquals(100_000, count(c, "t"));
+
+      // A bad row in the middle: 400, and nothing of that insert.
+      String bad = csv.toString().replace("\n500,", "\nfive hundred,");
+      r = post(s, "alice", "s3cret", "INSERT INTO t FORMAT CSV", bad.getBytes(StandardCharsets.UTF_8), null);
+      assertEquals(400, r.statusCode(), r.body());
+      assertEquals("Code: 27. body:501: column k: cannot read 'five hundred' as INTEGER; nothing was loaded",
+          r.body().strip());
+      assertEquals(100_000, count(c, "t"));
+      r = post(s, "alice", "s3cret", "INSERT INTO t FORMAT CSV&input_format_allow_errors_num=1",
+          bad.getBytes(StandardCharsets.UTF_8), null);
+      assertEquals(200, r.statusCode(), r.body());
+      assertEquals(199_999, count(c, "t"));
+
+      // A column list, a header, a gzip body.
+      ByteArrayOutputStream gz = new ByteArrayOutputStream();
+      try (OutputStream out = new GZIPOutputStream(gz)) {
+        out.write("v\tk\nx\t-1\ny\t-2\n".getBytes(StandardCharsets.UTF_8));
+      }
+      r = post(s, "alice", "s3cret", "INSERT INTO t FORMAT TabSeparatedWithNames", gz.toByteArray(), "gzip");
+      assertEquals(200, r.statusCode(), r.body());
+      r = post(s, "alice", "s3cret", "INSERT INTO t (v, k) FORMAT CSV", "z,-3\n".getBytes(StandardCharsets.UTF_8), null);
+      assertEquals(200, r.statusCode(), r.body());
+      try (Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT k, v, n FROM t WHERE k < 0 ORDER BY k")) {
+        StringBuilder got = new StringBuilder();
+        while (rs.next()) {
+          got.append(rs.getInt(1)).append(' ').append(rs.getString(2)).append(' ').append(rs.getLong(3)).append(';');
+        }
+        assertEquals("-3 z 7;-2 y 7;-1 x 7;", got.toString(), "missing columns take their DEFAULT");
+      }
+
+      // Clear errors for what the endpoint does not take.
+      r = post(s, "alice", "s3cret", "INSERT INTO nope FORMAT CSV", body, null);
+      assertEquals(404, r.statusCode(), r.body());
+      r = post(s, "alice", "s3cret", "INSERT INTO t FORMAT Parquet", body, null);
+      assertEquals(400, r.statusCode());
+      assertTrue(r.body().contains("Unknown format Parquet"), r.body());
+      r = post(s, "alice", "s3cret", "SELECT 1", new byte[0], null);
+      assertEquals(400, r.statusCode());
+      r = post(s, "alice", "s3cret", "INSERT INTO t FORMAT CSV&no_such_setting=1", body, null);
+      assertEquals(400, r.statusCode(), r.body());
+      assertTrue(r.body().contains("Unknown setting: no_such_setting"), r.body());
+      assertEquals(100_000 + 99_999 + 3, count(c, "t"));
+    }
+  }
+
+  @Test
+  void theRemoteLoaderStreamsFilesToTheHttpInsert() throws Exception {
+    try (TravertineServer s = start();
+        Connection c = DriverManager.getConnection(s.jdbcUrl() + ";avatica_user=alice;avatica_password=s3cret")) {
+      try (Statement st = c.createStatement()) {
+        st.execute("CREATE TABLE l (k INT NOT NULL, v VARCHAR) ORDER BY k");
+      }
+      Path a = dir.resolve("a.csv");
+      Files.writeString(a, "k,v\n1,one\n2,two\n");
+      Path b = dir.resolve("b.csv.gz");
+      try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(b))) {
+        out.write("k,v\n3,three\n".getBytes(StandardCharsets.UTF_8));
+      }
+      String url = "jdbc:avatica:remote:url=http://127.0.0.1:" + s.port() + ";serialization=protobuf";
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      PrintStream ps = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+      int rc = Loader.run(new Loader.Options(url, "alice", "s3cret", "l", "csv", true, 0, 100, List.of(a, b), false),
+          ps, ps);
+      assertEquals(0, rc, bytes.toString(StandardCharsets.UTF_8));
+      assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("loaded 3 rows into l"));
+      assertEquals(3, count(c, "l"));
+
+      Path bad = dir.resolve("bad.csv");
+      Files.writeString(bad, "k,v\n4,four\nx,five\n");
+      bytes.reset();
+      rc = Loader.run(new Loader.Options(url, "alice", "s3cret", "l", "csv", true, 0, 100, List.of(bad), false),
+          ps, ps);
+      assertEquals(1, rc);
+      assertTrue(bytes.toString(StandardCharsets.UTF_8).contains(bad + ":3: column k: cannot read 'x' as INTEGER"),
+          bytes.toString(StandardCharsets.UTF_8));
+      assertEquals(3, count(c, "l"), "nothing of a failed load");
+
+      bytes.reset();
+      rc = Loader.run(new Loader.Options(url, "alice", "nope", "l", "csv", true, 0, 100, List.of(a), false), ps, ps);
+      assertEquals(1, rc);
+      assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("authentication failed (HTTP 401)"));
+      assertEquals(3, count(c, "l"));
+    }
+  }
+}
