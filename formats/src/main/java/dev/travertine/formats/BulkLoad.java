@@ -76,7 +76,8 @@ public final class BulkLoad {
    *
    * @param threads parser/writer threads
    * @param maxErrors bad rows skipped before the load fails (0: the first bad row fails it)
-   * @param blockRows rows per part written (ClickHouse's max_insert_block_size)
+   * @param blockRows rows per part written (ClickHouse's max_insert_block_size); fewer when a worker's block
+   *     would take more than its share (half the heap over the threads)
    * @param chunkBytes bytes of records a worker takes at a time
    * @param checkpoint run once per chunk; throws to stop the load (cancellation, limits)
    */
@@ -347,7 +348,10 @@ public final class BulkLoad {
   private static Block work(Inserter ins, TableSchema schema, Object[] defaults, Options o, BlockingQueue<Work> queue,
       AtomicReference<Throwable> failure, ConcurrentLinkedQueue<BadRow> samples, AtomicLong bad,
       AtomicLong parsedRows, long minDirect) throws Exception {
-    TextParser parser = new TextParser(o.format(), schema, defaults, o.blockRows());
+    // Each worker holds one block (and the part writer's batches): together they take at most
+    // about half of the heap, whatever max_threads is.
+    long blockBytes = Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 2 / o.threads());
+    TextParser parser = new TextParser(o.format(), schema, defaults, o.blockRows(), blockBytes);
     TextParser.Sink sink = new TextParser.Sink() {
       @Override public void full(Block block) throws IOException {
         ins.writeBlock(block);

@@ -90,6 +90,7 @@ final class TextParser {
   private final double[] defaultDoubles;
   private final byte[] nullBytes;
   private final int blockRows;
+  private final long blockBytes;
 
   private VectorizedRowBatch batch;
   private long batchBytes;
@@ -110,6 +111,12 @@ final class TextParser {
    *     column takes (null: the type's zero — 0, '', 1970-01-01, false)
    */
   TextParser(TextFormat f, TableSchema schema, Object[] defaults, int blockRows) {
+    this(f, schema, defaults, blockRows, Long.MAX_VALUE);
+  }
+
+  /** @param blockBytes a block is also full when its estimated memory reaches this */
+  TextParser(TextFormat f, TableSchema schema, Object[] defaults, int blockRows, long blockBytes) {
+    this.blockBytes = blockBytes;
     this.f = f;
     this.schema = schema;
     int n = schema.size();
@@ -265,7 +272,7 @@ final class TextParser {
       rows++;
       if (batch.size == Block.CHUNK) {
         flushBatch();
-        if (block.rows() >= blockRows) {
+        if (block.rows() >= blockRows || block.estimatedBytes() >= blockBytes) {
           Block full = block;
           block = new Block(schema);
           sink.full(full);
@@ -276,7 +283,7 @@ final class TextParser {
 
   private void flushBatch() {
     if (batch.size > 0) {
-      block.addChunk(batch, batchBytes + 8L * schema.size() * batch.size);
+      block.addChunk(batch, batchBytes + 9L * schema.size() * Block.CHUNK);
       newBatch();
     }
   }

@@ -547,65 +547,11 @@ public final class MergeTreeTable implements AutoCloseable {
   }
 
   /** Stable sort of row numbers by the sort key (NULLS LAST). */
-  /** A key column's values as longs by row, or null when it has NULLs or is not integer-like. */
-  private static long[] flatKey(Block all, int col, dev.travertine.mergetree.schema.TypeKind kind) {
-    if (!kind.isLongBacked() && kind != dev.travertine.mergetree.schema.TypeKind.TIMESTAMP) {
-      return null;
-    }
-    long[] out = new long[all.rows()];
-    int r = 0;
-    for (var chunk : all.chunks()) {
-      var v = chunk.cols[col];
-      if (!v.noNulls) {
-        for (int i = 0; i < chunk.size; i++) {
-          if (v.isNull[v.isRepeating ? 0 : i]) {
-            return null;
-          }
-        }
-      }
-      long[] src = v instanceof org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector t ? t.time
-          : ((org.apache.hadoop.hive.ql.exec.vector.LongColumnVector) v).vector;
-      if (v.isRepeating) {
-        Arrays.fill(out, r, r + chunk.size, src[0]);
-      } else {
-        System.arraycopy(src, 0, out, r, chunk.size);
-      }
-      r += chunk.size;
-    }
-    return out;
-  }
-
   private static void sortByKey(TableDefinition def, Block all, int[] rows) {
     int[] key = def.sortKeyIndexes();
-    if (key.length == 0) {
-      return;
-    }
     var kinds = Arrays.stream(key).mapToObj(k -> def.schema().column(k).type().kind()).toArray(
         dev.travertine.mergetree.schema.TypeKind[]::new);
-    // Integer-like key columns without NULLs are compared from flat arrays; the rest (and ties of
-    // TIMESTAMP milliseconds, whose nanoseconds decide) through the vectors.
-    long[][] flat = new long[key.length][];
-    for (int i = 0; i < key.length; i++) {
-      flat[i] = flatKey(all, key[i], kinds[i]);
-    }
-    IntSort.sort(rows, (a, b) -> {
-      for (int i = 0; i < key.length; i++) {
-        long[] f = flat[i];
-        int c;
-        if (f != null) {
-          c = Long.compare(f[a], f[b]);
-          if (c == 0 && kinds[i] == dev.travertine.mergetree.schema.TypeKind.TIMESTAMP) {
-            c = Vectors.compare(all.vector(a, key[i]), Block.pos(a), all.vector(b, key[i]), Block.pos(b), kinds[i]);
-          }
-        } else {
-          c = Vectors.compare(all.vector(a, key[i]), Block.pos(a), all.vector(b, key[i]), Block.pos(b), kinds[i]);
-        }
-        if (c != 0) {
-          return c;
-        }
-      }
-      return 0;
-    });
+    dev.travertine.mergetree.block.KeySort.sort(all, key, kinds, rows);
   }
 
   // ---------------------------------------------------------------- commits

@@ -25,6 +25,17 @@ public final class IntSort {
     mergeSort(tmp, a, 0, a.length, c);
   }
 
+  /** Sorts {@code a[from, to)}. */
+  public static void sort(int[] a, int from, int to, IntComparator c) {
+    if (to - from < 2) {
+      return;
+    }
+    int[] tmp = java.util.Arrays.copyOfRange(a, from, to);
+    int[] dst = java.util.Arrays.copyOfRange(a, from, to);
+    mergeSort(tmp, dst, 0, dst.length, c);
+    System.arraycopy(dst, 0, a, from, dst.length);
+  }
+
   private static void mergeSort(int[] src, int[] dst, int lo, int hi, IntComparator c) {
     int n = hi - lo;
     if (n < 16) {
