@@ -21,7 +21,8 @@ import java.util.stream.Stream;
  * Travertine also: part files right after the load, and the write amplification once background
  * merges have settled (bytes written by the load and the merges / bytes of the active parts).
  *
- * <p>Usage: {@code IngestBench [rows=10000000] [threads=2] [runs=1] [dataDir|-]}.
+ * <p>Usage: {@code IngestBench [rows=10000000] [threads=2] [runs=1] [dataDir|-]}; {@code -Dingest.duckdb=false}
+ * loads only Travertine (for profiles).
  */
 public final class IngestBench {
   private IngestBench() {}
@@ -46,9 +47,15 @@ public final class IngestBench {
     List<Double> duck = new ArrayList<>();
     for (int run = 0; run < runs; run++) {
       trav.add(travertine(dataDir.resolve("ingest-travertine"), csv, rows, threads, run == runs - 1));
-      duck.add(duckdb(dataDir.resolve("ingest-duckdb.db"), csv, rows, threads));
+      if (Boolean.parseBoolean(System.getProperty("ingest.duckdb", "true"))) {
+        duck.add(duckdb(dataDir.resolve("ingest-duckdb.db"), csv, rows, threads));
+      }
     }
     double t = median(trav);
+    if (duck.isEmpty()) {
+      System.out.printf(Locale.ROOT, "median: Travertine %.2f s (%,.0f rows/s)%n", t, rows / t);
+      return;
+    }
     double d = median(duck);
     System.out.printf(Locale.ROOT, "median: Travertine %.2f s, DuckDB %.2f s, ratio %.2f (%,.0f vs %,.0f rows/s)%n", t,
         d, t / d, rows / t, rows / d);
@@ -56,19 +63,21 @@ public final class IngestBench {
 
   private static double travertine(Path dir, Path csv, long rows, int threads, boolean settle) throws Exception {
     delete(dir);
-    try (Connection c = DriverManager.getConnection("jdbc:travertine:" + dir + ";max_threads=" + threads)) {
+    try (Connection c = DriverManager.getConnection("jdbc:travertine:" + dir + ";max_threads=" + threads + System.getProperty("ingest.travertine", ""))) {
       BenchSql.exec(c, "CREATE TABLE hits " + HitsSchema.columnDefinitions() + " ENGINE = MergeTree ORDER BY ("
           + HitsSchema.SORT_KEY + ")");
       long written0 = BenchSql.event(c, "WriteBufferFromFileDescriptorWriteBytes");
+      long cpu0 = cpuNanos();
       long t0 = System.nanoTime();
       BulkLoad.Result r = TableLoad.load(c, new TableLoad.Request("hits", TextFormat.csv().withHeader(true), 0,
           List.of(BulkLoad.Source.file(csv)), null, null));
       double secs = (System.nanoTime() - t0) / 1e9;
+      double cpu = (cpuNanos() - cpu0) / 1e9;
       if (r.rows() != rows) {
         throw new IllegalStateException("loaded " + r.rows() + " rows, expected " + rows);
       }
-      System.out.printf(Locale.ROOT, "Travertine: %.2f s (%,.0f rows/s, %.0f MB/s of CSV), %d parts of %,d bytes%n",
-          secs, rows / secs, r.bytesRead() / secs / 1e6, r.parts(), r.partBytes());
+      System.out.printf(Locale.ROOT, "Travertine: %.2f s (%,.0f rows/s, %.0f MB/s of CSV; CPU %.1f s), %d parts of %,d"
+          + " bytes%n", secs, rows / secs, r.bytesRead() / secs / 1e6, cpu, r.parts(), r.partBytes());
       if (settle) {
         long t1 = System.nanoTime();
         while (Long.parseLong(BenchSql.one(c, "SELECT COUNT(*) FROM system.merges")) > 0
@@ -109,6 +118,12 @@ public final class IngestBench {
       System.out.printf(Locale.ROOT, "DuckDB: %.2f s (%,.0f rows/s)%n", secs, rows / secs);
       return secs;
     }
+  }
+
+  /** CPU time of this process (every thread, GC included). */
+  private static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   private static double median(List<Double> v) {

@@ -152,6 +152,31 @@ public final class BulkLoad {
 
   private static final int SAMPLES = 20;
 
+  /** A bad row before its line is known: 0-based within chunk {@code chunk} of source {@code sourceIndex}. */
+  private record Pending(int sourceIndex, String source, int chunk, long line, String message) {}
+
+  /** Line breaks per parsed chunk, by (source, chunk): what makes a pending bad row's line absolute. */
+  private static final class Lines {
+    private final java.util.concurrent.ConcurrentHashMap<Long, Long> byChunk = new java.util.concurrent.ConcurrentHashMap<>();
+
+    void put(int source, int chunk, long lines) {
+      byChunk.put(((long) source << 32) | chunk, lines);
+    }
+
+    /** The 1-based line, or -1 when a chunk before it was not parsed (the load stopped first). */
+    long resolve(Pending p) {
+      long line = 1 + p.line();
+      for (int k = 0; k < p.chunk(); k++) {
+        Long n = byChunk.get(((long) p.sourceIndex() << 32) | k);
+        if (n == null) {
+          return -1;
+        }
+        line += n;
+      }
+      return line;
+    }
+  }
+
   /** A chunk of one source for a worker; {@code start} skips the header. */
   private record Work(RecordChunks chunks, RecordChunks.Chunk chunk, int start, TextParser.Mapping mapping) {}
 
@@ -178,7 +203,8 @@ public final class BulkLoad {
     TableSchema schema = table.definition().schema();
     long minDirect = table.definition().tableSettings().getLong(Settings.MIN_ROWS_FOR_DIRECT_PART);
     AtomicReference<Throwable> failure = new AtomicReference<>();
-    ConcurrentLinkedQueue<BadRow> samples = new ConcurrentLinkedQueue<>();
+    ConcurrentLinkedQueue<Pending> samples = new ConcurrentLinkedQueue<>();
+    Lines lines = new Lines();
     AtomicLong bad = new AtomicLong();
     AtomicLong parsedRows = new AtomicLong();
     AtomicLong bytesRead = new AtomicLong();
@@ -191,8 +217,8 @@ public final class BulkLoad {
     try (Inserter ins = table.newInserter(o.blockRows())) {
       List<Future<Block>> futures = new ArrayList<>();
       for (int i = 0; i < o.threads(); i++) {
-        futures.add(workers.submit(() -> work(ins, schema, defaults, o, queue, failure, samples, bad, parsedRows,
-            minDirect)));
+        futures.add(workers.submit(() -> work(ins, schema, defaults, o, queue, failure, samples, lines, bad,
+            parsedRows, minDirect)));
       }
       try {
         read(schema, columns, defaults, sources, o, queue, failure, bytesRead, parsedRows);
@@ -219,7 +245,7 @@ public final class BulkLoad {
       }
       Throwable t = failure.get();
       if (t != null) {
-        throw rethrow(t, samples);
+        throw rethrow(t, sorted(samples, lines));
       }
       long small = leftovers.stream().mapToLong(Block::rows).sum();
       if (ins.writtenParts() == 0 && small < minDirect) {
@@ -235,18 +261,16 @@ public final class BulkLoad {
       long partBytes = ins.writtenBytes();
       o.checkpoint().run();
       long rows = ins.commit();
-      List<BadRow> sorted = sorted(samples);
-      return new Result(rows, bad.get(), sorted, parts, partBytes, bytesRead.get());
+      return new Result(rows, bad.get(), sorted(samples, lines), parts, partBytes, bytesRead.get());
     } finally {
       workers.shutdownNow();
     }
   }
 
-  private static IOException rethrow(Throwable t, ConcurrentLinkedQueue<BadRow> samples) {
+  private static IOException rethrow(Throwable t, List<BadRow> sorted) {
     if (t instanceof TooManyBadRows) {
-      List<BadRow> sorted = sorted(samples);
-      BadRow first = sorted.get(0);
       String more = t.getMessage();
+      String first = sorted.isEmpty() ? "bad rows" : sorted.get(0).toString();
       return new BadInputException(first + (more.isEmpty() ? "" : "; " + more) + "; nothing was loaded", sorted);
     }
     if (t instanceof IOException io) {
@@ -264,8 +288,14 @@ public final class BulkLoad {
     return new IOException(t);
   }
 
-  private static List<BadRow> sorted(ConcurrentLinkedQueue<BadRow> samples) {
-    List<BadRow> l = new ArrayList<>(samples);
+  private static List<BadRow> sorted(ConcurrentLinkedQueue<Pending> samples, Lines lines) {
+    List<BadRow> l = new ArrayList<>();
+    for (Pending p : samples) {
+      long line = lines.resolve(p);
+      if (line > 0) {
+        l.add(new BadRow(p.sourceIndex(), p.source(), line, p.message()));
+      }
+    }
     l.sort(Comparator.comparingInt(BadRow::sourceIndex).thenComparingLong(BadRow::line));
     return List.copyOf(l.subList(0, Math.min(SAMPLES, l.size())));
   }
@@ -346,7 +376,7 @@ public final class BulkLoad {
   }
 
   private static Block work(Inserter ins, TableSchema schema, Object[] defaults, Options o, BlockingQueue<Work> queue,
-      AtomicReference<Throwable> failure, ConcurrentLinkedQueue<BadRow> samples, AtomicLong bad,
+      AtomicReference<Throwable> failure, ConcurrentLinkedQueue<Pending> samples, Lines lines, AtomicLong bad,
       AtomicLong parsedRows, long minDirect) throws Exception {
     // Each worker holds one block (and the part writer's batches): together they take at most
     // about half of the heap, whatever max_threads is.
@@ -357,10 +387,10 @@ public final class BulkLoad {
         ins.writeBlock(block);
       }
 
-      @Override public void bad(TextParser.Mapping m, long line, String message) {
+      @Override public void bad(TextParser.Mapping m, int chunk, long line, String message) {
         long n = bad.incrementAndGet();
         if (n <= SAMPLES || n > o.maxErrors()) {
-          samples.add(new BadRow(m.sourceIndex(), m.source(), line, message));
+          samples.add(new Pending(m.sourceIndex(), m.source(), chunk, line, message));
         }
         if (n > o.maxErrors()) {
           throw new TooManyBadRows(o.maxErrors() == 0 ? ""
@@ -383,7 +413,7 @@ public final class BulkLoad {
         }
         o.checkpoint().run();
         long before = parser.rows();
-        parser.parse(w.chunk(), w.start(), w.mapping(), sink);
+        lines.put(w.mapping().sourceIndex(), w.chunk().seq(), parser.parse(w.chunk(), w.start(), w.mapping(), sink));
         parsedRows.addAndGet(parser.rows() - before);
         w.chunks().recycle(w.chunk().buf());
       }

@@ -18,8 +18,8 @@ import java.util.concurrent.BlockingQueue;
  * fails the load.
  */
 final class RecordChunks {
-  /** Whole records in {@code buf[0, end)}; {@code firstLine} is the 1-based line of its first byte. */
-  record Chunk(byte[] buf, int end, long firstLine, long offset) {}
+  /** Whole records in {@code buf[0, end)}: the stream's chunk number {@code seq}, from byte {@code offset}. */
+  record Chunk(byte[] buf, int end, int seq, long offset) {}
 
   private final InputStream in;
   private final TextFormat format;
@@ -29,7 +29,7 @@ final class RecordChunks {
   private byte[] carry = new byte[0];
   private int carryLen;
   private boolean eof;
-  private long line = 1;
+  private int seq;
   private long offset;
 
   RecordChunks(InputStream in, TextFormat format, int chunkBytes, int maxRecordBytes, int buffers) {
@@ -75,8 +75,7 @@ final class RecordChunks {
           carry = new byte[Math.max(carryLen, 1 << 16)];
         }
         System.arraycopy(buf, cut, carry, 0, carryLen);
-        Chunk c = new Chunk(buf, cut, line, offset);
-        line += count(buf, 0, cut, (byte) '\n');
+        Chunk c = new Chunk(buf, cut, seq++, offset);
         offset += cut;
         return c;
       }
@@ -85,7 +84,7 @@ final class RecordChunks {
         return null;
       }
       if (buf.length >= maxRecordBytes) {
-        throw new IOException("line " + line + ": a record longer than " + maxRecordBytes + " bytes"
+        throw new IOException("byte " + offset + ": a record longer than " + maxRecordBytes + " bytes"
             + (format.kind() == TextFormat.Kind.CSV ? " (or a quote that is never closed)" : ""));
       }
       scanned = format.kind() == TextFormat.Kind.TSV ? len : 0;

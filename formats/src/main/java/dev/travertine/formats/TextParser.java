@@ -30,8 +30,11 @@ final class TextParser {
     /** A block of {@code blockRows} rows is full (the parser starts a new one). */
     void full(Block block) throws IOException;
 
-    /** A bad record; throws to stop the load. */
-    void bad(Mapping file, long line, String message);
+    /**
+     * A bad record at {@code line} (0-based, counted from the start of chunk {@code chunk} of the
+     * file); throws to stop the load.
+     */
+    void bad(Mapping file, int chunk, long line, String message);
   }
 
   /** Which table column each field of a file goes to (-1: skipped), and the file's name. */
@@ -196,7 +199,7 @@ final class TextParser {
     while (true) {
       int next = scanField(b, p, end);
       if (next == BAD_QUOTE) {
-        throw new IllegalArgumentException("line " + c.firstLine() + ": the header has a malformed quoted field");
+        throw new IllegalArgumentException("line 1: the header has a malformed quoted field");
       }
       out.add(new String(fb, fs, fe - fs, StandardCharsets.UTF_8));
       if (next < 0) {
@@ -206,11 +209,14 @@ final class TextParser {
     }
   }
 
-  /** Parses the records of {@code c} from {@code start} (a record start) on. */
-  void parse(RecordChunks.Chunk c, int start, Mapping m, Sink sink) throws IOException {
+  /**
+   * Parses the records of {@code c} from {@code start} (a record start) on; returns the line breaks
+   * of the chunk (so that line numbers can be made absolute once every chunk before is parsed).
+   */
+  long parse(RecordChunks.Chunk c, int start, Mapping m, Sink sink) throws IOException {
     byte[] b = c.buf();
     int end = c.end();
-    long line = c.firstLine() + (start == 0 ? 0 : RecordChunks.count(b, 0, start, (byte) '\n'));
+    long line = start == 0 ? 0 : RecordChunks.count(b, 0, start, (byte) '\n');
     int[] map = m.fieldToColumn();
     int expected = map.length;
     int p = start;
@@ -264,7 +270,7 @@ final class TextParser {
         }
       }
       if (bad != null) {
-        sink.bad(m, recLine, bad);
+        sink.bad(m, c.seq(), recLine, bad);
         continue;
       }
       batch.size++;
@@ -279,6 +285,7 @@ final class TextParser {
         }
       }
     }
+    return line;
   }
 
   private void flushBatch() {

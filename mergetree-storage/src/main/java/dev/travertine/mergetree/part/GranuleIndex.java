@@ -266,6 +266,45 @@ public final class GranuleIndex {
 
     private void accumulate(int c, ColumnVector v, int from, int to) {
       TypeKind k = kinds[c];
+      if ((k.isLongBacked() || k == TypeKind.TIMESTAMP) && !v.isRepeating && from < to) {
+        // The common case in one tight loop per column: no type test or NULL test per value.
+        long[] vec = k == TypeKind.TIMESTAMP
+            ? ((org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector) v).time : ((LongColumnVector) v).vector;
+        long mn = lmin[c];
+        long mx = lmax[c];
+        boolean seen = any[c];
+        if (v.noNulls) {
+          if (!seen) {
+            mn = vec[from];
+            mx = vec[from];
+            seen = true;
+          }
+          for (int r = from; r < to; r++) {
+            long x = vec[r];
+            mn = Math.min(mn, x);
+            mx = Math.max(mx, x);
+          }
+        } else {
+          for (int r = from; r < to; r++) {
+            if (v.isNull[r]) {
+              curNulls[c]++;
+              continue;
+            }
+            long x = vec[r];
+            if (!seen) {
+              mn = x;
+              mx = x;
+              seen = true;
+            }
+            mn = Math.min(mn, x);
+            mx = Math.max(mx, x);
+          }
+        }
+        lmin[c] = mn;
+        lmax[c] = mx;
+        any[c] = seen;
+        return;
+      }
       for (int r = from; r < to; r++) {
         int i = v.isRepeating ? 0 : r;
         if (!v.noNulls && v.isNull[i]) {

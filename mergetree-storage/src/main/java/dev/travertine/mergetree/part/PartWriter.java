@@ -175,7 +175,7 @@ public final class PartWriter implements AutoCloseable {
         anyNulls[c] |= !v.noNulls || v.isRepeating;
       }
     }
-    Object[] sorted = scatter(block, order, from, to, values, anyNulls);
+    SortedColumn[] sorted = SortedColumn.scatter(block, kinds, order, from, to);
     int k = from;
     while (k < to) {
       long toStripeEnd = stripeRows - (rowsWritten + batch.size) % stripeRows;
@@ -183,10 +183,8 @@ public final class PartWriter implements AutoCloseable {
       int p = batch.size;
       for (int c = 0; c < kinds.length; c++) {
         ColumnVector dst = batch.cols[c];
-        if (sorted[c] instanceof long[] sl) {
-          System.arraycopy(sl, k - from, ((LongColumnVector) dst).vector, p, n);
-        } else if (sorted[c] instanceof double[] sd) {
-          System.arraycopy(sd, k - from, ((DoubleColumnVector) dst).vector, p, n);
+        if (sorted[c] != null) {
+          sorted[c].copyTo(dst, k - from, p, n);
         } else if (values[c] instanceof long[][] a && !anyNulls[c]) {
           long[] d = ((LongColumnVector) dst).vector;
           for (int j = 0; j < n; j++) {
@@ -211,57 +209,6 @@ public final class PartWriter implements AutoCloseable {
       k += n;
       afterAppend();
     }
-  }
-
-  /**
-   * Fixed-width columns without NULLs put in sort order by one sequential pass over each (random
-   * writes, which do not stall like the random reads of a gather), when the rows are most of the
-   * block; the other entries stay null.
-   */
-  private static Object[] scatter(Block block, int[] order, int from, int to, Object[] values, boolean[] anyNulls) {
-    Object[] sorted = new Object[values.length];
-    if (order == null || 2L * (to - from) < block.rows()) {
-      return sorted;
-    }
-    int[] target = new int[block.rows()];
-    java.util.Arrays.fill(target, -1);
-    for (int k = from; k < to; k++) {
-      target[order[k]] = k - from;
-    }
-    List<VectorizedRowBatch> chunks = block.chunks();
-    for (int c = 0; c < values.length; c++) {
-      if (anyNulls[c]) {
-        continue;
-      }
-      if (values[c] instanceof long[][] a) {
-        long[] out = new long[to - from];
-        int r = 0;
-        for (int ch = 0; ch < a.length; ch++) {
-          long[] src = a[ch];
-          for (int i = 0, n = chunks.get(ch).size; i < n; i++, r++) {
-            int t = target[r];
-            if (t >= 0) {
-              out[t] = src[i];
-            }
-          }
-        }
-        sorted[c] = out;
-      } else if (values[c] instanceof double[][] a) {
-        double[] out = new double[to - from];
-        int r = 0;
-        for (int ch = 0; ch < a.length; ch++) {
-          double[] src = a[ch];
-          for (int i = 0, n = chunks.get(ch).size; i < n; i++, r++) {
-            int t = target[r];
-            if (t >= 0) {
-              out[t] = src[i];
-            }
-          }
-        }
-        sorted[c] = out;
-      }
-    }
-    return sorted;
   }
 
   private static boolean repeated(ColumnVector v) {
