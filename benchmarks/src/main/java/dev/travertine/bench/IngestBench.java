@@ -21,8 +21,13 @@ import java.util.stream.Stream;
  * Travertine also: part files right after the load, and the write amplification once background
  * merges have settled (bytes written by the load and the merges / bytes of the active parts).
  *
- * <p>Usage: {@code IngestBench [rows=10000000] [threads=2] [runs=1] [dataDir|-]}; {@code -Dingest.duckdb=false}
- * loads only Travertine (for profiles).
+ * <p>The same file also goes to a real {@code travertine server} process through its HTTP insert
+ * ({@code POST /?query=INSERT INTO hits FORMAT CSVWithNames}, the file streamed as the body). The first
+ * run of each Travertine JVM includes the JIT compiling the loader; later runs are what a running
+ * server sees. Prints the first run and the median of the later ones, and the ratios to DuckDB's.
+ *
+ * <p>Usage: {@code IngestBench [rows=10000000] [threads=2] [runs=3] [dataDir|-]}; {@code -Dingest.duckdb=false}
+ * and {@code -Dingest.http=false} leave those out (for profiles).
  */
 public final class IngestBench {
   private IngestBench() {}
@@ -30,7 +35,7 @@ public final class IngestBench {
   public static void main(String[] args) throws Exception {
     long rows = args.length > 0 ? Long.parseLong(args[0]) : 10_000_000L;
     int threads = args.length > 1 ? Integer.parseInt(args[1]) : 2;
-    int runs = args.length > 2 ? Integer.parseInt(args[2]) : 1;
+    int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
     Path dataDir = args.length > 3 && !args[3].equals("-") ? Path.of(args[3])
         : Path.of(System.getProperty("java.io.tmpdir"), "travertine-clickbench");
     dataDir = dataDir.toAbsolutePath();
@@ -44,21 +49,130 @@ public final class IngestBench {
     System.out.printf(Locale.ROOT, "# %s: %,d rows, %,d bytes; threads = %d; %d cores, Java %s%n", csv.getFileName(),
         rows, Files.size(csv), threads, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
     List<Double> trav = new ArrayList<>();
+    List<Double> http = new ArrayList<>();
     List<Double> duck = new ArrayList<>();
-    for (int run = 0; run < runs; run++) {
-      trav.add(travertine(dataDir.resolve("ingest-travertine"), csv, rows, threads, run == runs - 1));
-      if (Boolean.parseBoolean(System.getProperty("ingest.duckdb", "true"))) {
-        duck.add(duckdb(dataDir.resolve("ingest-duckdb.db"), csv, rows, threads));
+    boolean withDuck = Boolean.parseBoolean(System.getProperty("ingest.duckdb", "true"));
+    boolean withHttp = Boolean.parseBoolean(System.getProperty("ingest.http", "true"));
+    try (ServerProcess server = withHttp ? ServerProcess.start(dataDir.resolve("ingest-server"), threads) : null) {
+      for (int run = 0; run < runs; run++) {
+        trav.add(travertine(dataDir.resolve("ingest-travertine"), csv, rows, threads, run == runs - 1));
+        if (server != null) {
+          http.add(server.load(csv, rows));
+        }
+        if (withDuck) {
+          duck.add(duckdb(dataDir.resolve("ingest-duckdb.db"), csv, rows, threads));
+        }
       }
     }
-    double t = median(trav);
-    if (duck.isEmpty()) {
-      System.out.printf(Locale.ROOT, "median: Travertine %.2f s (%,.0f rows/s)%n", t, rows / t);
+    System.out.println("# first run (JVM just started: the JIT compiles while it loads) and median of the later runs:");
+    report("Travertine embedded", trav, duck);
+    report("Travertine over HTTP", http, duck);
+    report("DuckDB", duck, duck);
+  }
+
+  private static void report(String what, List<Double> times, List<Double> duck) {
+    if (times.isEmpty()) {
       return;
     }
-    double d = median(duck);
-    System.out.printf(Locale.ROOT, "median: Travertine %.2f s, DuckDB %.2f s, ratio %.2f (%,.0f vs %,.0f rows/s)%n", t,
-        d, t / d, rows / t, rows / d);
+    double first = times.get(0);
+    double later = times.size() > 1 ? median(times.subList(1, times.size())) : Double.NaN;
+    String ratio = "";
+    if (!duck.isEmpty()) {
+      double dFirst = duck.get(0);
+      double dLater = duck.size() > 1 ? median(duck.subList(1, duck.size())) : Double.NaN;
+      ratio = String.format(Locale.ROOT, "; ratio to DuckDB %.2f first, %.2f later", first / dFirst, later / dLater);
+    }
+    System.out.printf(Locale.ROOT, "%s: first %.2f s, later %.2f s%s%n", what, first, later, ratio);
+  }
+
+  /** A real {@code travertine server} process on a loopback port; loads go to its HTTP insert. */
+  private static final class ServerProcess implements AutoCloseable {
+    private final Process process;
+    private final int port;
+
+    private ServerProcess(Process process, int port) {
+      this.process = process;
+      this.port = port;
+    }
+
+    static ServerProcess start(Path dir, int threads) throws Exception {
+      delete(dir);
+      int port;
+      try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        port = s.getLocalPort();
+      }
+      String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+      ProcessBuilder pb = new ProcessBuilder(javaBin, "-Xmx8g", "-Dcom.google.protobuf.use_unsafe_pre22_gencode=true",
+          "-cp", System.getProperty("java.class.path"), "dev.travertine.server.TravertineCli", "server", "--data",
+          dir.toString(), "--port", String.valueOf(port), "--host", "127.0.0.1");
+      pb.redirectErrorStream(true);
+      pb.redirectOutput(dir.resolveSibling("ingest-server.log").toFile());
+      Process p = pb.start();
+      ServerProcess sp = new ServerProcess(p, port);
+      java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+      long deadline = System.nanoTime() + 60_000_000_000L;
+      while (true) {
+        try {
+          var r = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(sp.base() + "health")).build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+          if (r.statusCode() == 200) {
+            break;
+          }
+        } catch (java.io.IOException e) {
+          // not up yet
+        }
+        if (!p.isAlive() || System.nanoTime() > deadline) {
+          p.destroyForcibly();
+          throw new IllegalStateException("The server did not start; see " + dir.resolveSibling("ingest-server.log"));
+        }
+        Thread.sleep(200);
+      }
+      try (Connection c = sp.connect()) {
+        BenchSql.exec(c, "SET max_threads = " + threads);
+      }
+      return sp;
+    }
+
+    String base() {
+      return "http://127.0.0.1:" + port + "/";
+    }
+
+    Connection connect() throws java.sql.SQLException {
+      return DriverManager.getConnection("jdbc:avatica:remote:url=" + base() + ";serialization=protobuf");
+    }
+
+    /** A fresh table, then the CSV as one streamed HTTP insert; returns the seconds it took. */
+    double load(Path csv, long rows) throws Exception {
+      try (Connection c = connect()) {
+        BenchSql.exec(c, "DROP TABLE IF EXISTS hits");
+        BenchSql.exec(c, "CREATE TABLE hits " + HitsSchema.columnDefinitions() + " ENGINE = MergeTree ORDER BY ("
+            + HitsSchema.SORT_KEY + ")");
+        String query = java.net.URLEncoder.encode("INSERT INTO hits FORMAT CSVWithNames",
+            java.nio.charset.StandardCharsets.UTF_8);
+        long t0 = System.nanoTime();
+        var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+            java.net.URI.create(base() + "?query=" + query)).POST(java.net.http.HttpRequest.BodyPublishers.ofFile(csv))
+            .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        double secs = (System.nanoTime() - t0) / 1e9;
+        if (r.statusCode() != 200) {
+          throw new IllegalStateException("HTTP insert failed: " + r.statusCode() + " " + r.body());
+        }
+        long n = Long.parseLong(BenchSql.one(c, "SELECT COUNT(*) FROM hits"));
+        if (n != rows) {
+          throw new IllegalStateException("the server loaded " + n + " rows, expected " + rows);
+        }
+        System.out.printf(Locale.ROOT, "Travertine over HTTP: %.2f s (%,.0f rows/s)%n", secs, rows / secs);
+        BenchSql.exec(c, "DROP TABLE hits"); // its merges would compete with the next load
+        return secs;
+      }
+    }
+
+    @Override public void close() throws Exception {
+      process.destroy();
+      if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    }
   }
 
   private static double travertine(Path dir, Path csv, long rows, int threads, boolean settle) throws Exception {
@@ -93,6 +207,8 @@ public final class IngestBench {
         System.out.printf(Locale.ROOT, "Travertine after merges (%.0f s): %d active parts, %,d bytes; written %,d bytes:"
             + " write amplification %.2f%n", (System.nanoTime() - t1) / 1e9, parts, active, written,
             (double) written / active);
+      } else {
+        BenchSql.exec(c, "DROP TABLE hits"); // its merges would compete with the next load
       }
       return secs;
     }
