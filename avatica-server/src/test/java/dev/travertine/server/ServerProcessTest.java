@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +25,95 @@ import org.junit.jupiter.api.io.TempDir;
 /** `travertine server` as a real process: banner, remote clients, clean stop on SIGTERM. */
 class ServerProcessTest {
   @TempDir Path dir;
+
+  /** A load killed with SIGKILL mid-way (parts of it already written) leaves nothing of itself after a restart. */
+  @Test
+  void aLoadKilledMidWayLeavesNothing() throws Exception {
+    Path data = dir.resolve("killed");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder(List.of(java, "-Xmx1g", "-Dcom.google.protobuf.use_unsafe_pre22_gencode=true",
+        "-cp", System.getProperty("java.class.path"), TravertineCli.class.getName(), "server", "--port", "0",
+        "--data", data.toString())).redirectErrorStream(true).start();
+    Thread sender = null;
+    try {
+      BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      String url = null;
+      String line;
+      while (url == null && (line = r.readLine()) != null) {
+        int i = line.indexOf("sql -u \"");
+        if (i >= 0) {
+          url = line.substring(i + 8, line.lastIndexOf('"'));
+        }
+      }
+      assertTrue(url != null, "the server printed its URL");
+      Thread drain = new Thread(() -> {
+        try {
+          while (r.readLine() != null) {
+            // the server's output
+          }
+        } catch (java.io.IOException e) {
+          // gone
+        }
+      });
+      drain.setDaemon(true);
+      drain.start();
+      String base = url.substring("jdbc:avatica:remote:url=".length(), url.indexOf(';'));
+      try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE t (k BIGINT NOT NULL, v VARCHAR) ORDER BY k");
+        s.executeUpdate("INSERT INTO t VALUES (-1, 'kept')");
+      }
+      // An endless body: rows keep coming until the server dies.
+      java.io.InputStream endless = new java.io.InputStream() {
+        private long row;
+        private byte[] cur = new byte[0];
+        private int pos;
+
+        @Override public int read() {
+          if (pos == cur.length) {
+            cur = (row + ",value " + (row++ % 1000) + "\n").getBytes(StandardCharsets.US_ASCII);
+            pos = 0;
+          }
+          return cur[pos++];
+        }
+      };
+      HttpRequest req = HttpRequest.newBuilder(URI.create(base
+          + "/?query=INSERT%20INTO%20t%20FORMAT%20CSV&max_insert_block_size=50000"))
+          .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.BufferedInputStream(endless)))
+          .build();
+      sender = new Thread(() -> {
+        try {
+          HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.discarding());
+        } catch (Exception e) {
+          // the server was killed
+        }
+      });
+      sender.setDaemon(true);
+      sender.start();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      while (orcFiles(data) < 3) {
+        assertTrue(System.nanoTime() < deadline, "the load wrote parts");
+        Thread.sleep(50);
+      }
+      p.destroyForcibly(); // SIGKILL: no shutdown hook runs
+      assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+      assertEquals(137, p.exitValue());
+    } finally {
+      p.destroyForcibly();
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:travertine:" + data); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*), min(k), (SELECT count(*) FROM system.parts WHERE active) FROM t")) {
+      rs.next();
+      assertEquals(1, rs.getInt(1), "only the row inserted before the load");
+      assertEquals(-1, rs.getLong(2));
+      assertEquals(rs.getLong(3), orcFiles(data), "the killed load's part files were removed at start");
+    }
+  }
+
+  private static long orcFiles(Path data) throws java.io.IOException {
+    try (Stream<Path> files = Files.walk(data)) {
+      return files.filter(f -> f.getFileName().toString().contains(".orc")).count();
+    }
+  }
 
   @Test
   void sigtermFlushesAndReleasesTheDirectory() throws Exception {

@@ -245,7 +245,8 @@ public final class IngestBench {
   private static double median(List<Double> v) {
     List<Double> s = new ArrayList<>(v);
     s.sort(Comparator.naturalOrder());
-    return s.get(s.size() / 2);
+    int n = s.size();
+    return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
   }
 
   private static void delete(Path dir) throws Exception {
