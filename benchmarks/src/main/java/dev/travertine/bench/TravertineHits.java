@@ -1,22 +1,16 @@
 package dev.travertine.bench;
 
-import java.io.BufferedReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.Date;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * Travertine through its embedded JDBC driver: a MergeTree table sorted by ClickBench's primary
- * key, loaded in JDBC batches of prepared {@code INSERT … VALUES (?, …)} (the fast insert path:
- * one part per batch), then merged with {@code OPTIMIZE TABLE hits FINAL}.
+ * key, loaded by the engine's CSV loader (what {@code bin/travertine load --data} runs), then
+ * merged with {@code OPTIMIZE TABLE hits FINAL}.
  */
 final class TravertineHits extends HitsEngine {
   /**
@@ -26,8 +20,6 @@ final class TravertineHits extends HitsEngine {
    */
   static final String URL_SETTINGS = System.getProperty("clickbench.travertine",
       ";use_uncompressed_cache=1;uncompressed_cache_size=4294967296");
-
-  private static final int BATCH = 100_000;
 
   private final String extraSettings;
 
@@ -49,45 +41,14 @@ final class TravertineHits extends HitsEngine {
     Connection c = connection();
     BenchSql.exec(c, "CREATE TABLE hits " + HitsSchema.columnDefinitions() + " ENGINE = MergeTree ORDER BY ("
         + HitsSchema.SORT_KEY + ")");
-    List<HitsSchema.Column> cols = HitsSchema.COLUMNS;
     long t0 = System.nanoTime();
-    String sql = "INSERT INTO hits VALUES (" + "?, ".repeat(cols.size() - 1) + "?)";
-    try (BufferedReader in = Files.newBufferedReader(csv, StandardCharsets.US_ASCII);
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      in.readLine(); // the header
-      String line;
-      int inBatch = 0;
-      String[] fields = new String[cols.size()];
-      while ((line = in.readLine()) != null) {
-        CsvFields.split(line, fields);
-        for (int i = 0; i < fields.length; i++) {
-          bind(ps, i + 1, cols.get(i).type(), fields[i]);
-        }
-        ps.addBatch();
-        if (++inBatch == BATCH) {
-          ps.executeBatch();
-          inBatch = 0;
-        }
-      }
-      if (inBatch > 0) {
-        ps.executeBatch();
-      }
-    }
+    dev.travertine.calcite.TableLoad.load(c, new dev.travertine.calcite.TableLoad.Request("hits",
+        dev.travertine.formats.TextFormat.csv().withHeader(true), 0,
+        List.of(dev.travertine.formats.BulkLoad.Source.file(csv)), null, null));
     long t1 = System.nanoTime();
     BenchSql.exec(c, "OPTIMIZE TABLE hits FINAL");
-    return String.format(Locale.ROOT, "batch inserts %.1f s, OPTIMIZE FINAL %.1f s", (t1 - t0) / 1e9,
+    return String.format(Locale.ROOT, "loaded in %.1f s, OPTIMIZE FINAL %.1f s", (t1 - t0) / 1e9,
         (System.nanoTime() - t1) / 1e9);
-  }
-
-  private static void bind(PreparedStatement ps, int i, String type, String v) throws SQLException {
-    switch (type) {
-      case "BIGINT" -> ps.setLong(i, Long.parseLong(v));
-      case "INTEGER" -> ps.setInt(i, Integer.parseInt(v));
-      case "SMALLINT" -> ps.setShort(i, Short.parseShort(v));
-      case "DATE" -> ps.setDate(i, Date.valueOf(v));
-      case "TIMESTAMP" -> ps.setTimestamp(i, Timestamp.valueOf(v));
-      default -> ps.setString(i, v);
-    }
   }
 
   @Override void setThreads(int threads) throws SQLException {
