@@ -128,12 +128,7 @@ public final class ClickBench {
     if (error != null) {
       return new QueryOutcome.Timing(coldMs, Double.NaN, error);
     }
-    return new QueryOutcome.Timing(coldMs, hot.isEmpty() ? coldMs : median(hot), null);
-  }
-
-  private static double median(List<Double> xs) {
-    double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-    return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+    return new QueryOutcome.Timing(coldMs, hot.isEmpty() ? coldMs : BenchStats.median(hot), null);
   }
 
   private static String size(HitsEngine e) throws Exception {

@@ -75,7 +75,8 @@ abstract class HitsEngine implements AutoCloseable {
     }
   }
 
-  private static void deleteAll(Path p) throws IOException {
+  /** Deletes a file or a directory tree, if it exists. */
+  static void deleteAll(Path p) throws IOException {
     if (!Files.exists(p)) {
       return;
     }

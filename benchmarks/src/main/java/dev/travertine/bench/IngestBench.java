@@ -8,10 +8,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * Loading the ClickBench-like CSV ({@link HitsGenerator}, the file {@code bench/run clickbench}
@@ -75,11 +73,11 @@ public final class IngestBench {
       return;
     }
     double first = times.get(0);
-    double later = times.size() > 1 ? median(times.subList(1, times.size())) : Double.NaN;
+    double later = times.size() > 1 ? BenchStats.median(times.subList(1, times.size())) : Double.NaN;
     String ratio = "";
     if (!duck.isEmpty()) {
       double dFirst = duck.get(0);
-      double dLater = duck.size() > 1 ? median(duck.subList(1, duck.size())) : Double.NaN;
+      double dLater = duck.size() > 1 ? BenchStats.median(duck.subList(1, duck.size())) : Double.NaN;
       ratio = String.format(Locale.ROOT, "; ratio to DuckDB %.2f first, %.2f later", first / dFirst, later / dLater);
     }
     System.out.printf(Locale.ROOT, "%s: first %.2f s, later %.2f s%s%n", what, first, later, ratio);
@@ -96,7 +94,7 @@ public final class IngestBench {
     }
 
     static ServerProcess start(Path dir, int threads) throws Exception {
-      delete(dir);
+      HitsEngine.deleteAll(dir);
       int port;
       try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
         port = s.getLocalPort();
@@ -176,7 +174,7 @@ public final class IngestBench {
   }
 
   private static double travertine(Path dir, Path csv, long rows, int threads, boolean settle) throws Exception {
-    delete(dir);
+    HitsEngine.deleteAll(dir);
     try (Connection c = DriverManager.getConnection("jdbc:travertine:" + dir + ";max_threads=" + threads + System.getProperty("ingest.travertine", ""))) {
       BenchSql.exec(c, "CREATE TABLE hits " + HitsSchema.columnDefinitions() + " ENGINE = MergeTree ORDER BY ("
           + HitsSchema.SORT_KEY + ")");
@@ -240,23 +238,5 @@ public final class IngestBench {
   private static long cpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
         .getOperatingSystemMXBean()).getProcessCpuTime();
-  }
-
-  private static double median(List<Double> v) {
-    List<Double> s = new ArrayList<>(v);
-    s.sort(Comparator.naturalOrder());
-    int n = s.size();
-    return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
-  }
-
-  private static void delete(Path dir) throws Exception {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> w = Files.walk(dir)) {
-      for (Path p : w.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }

@@ -99,11 +99,11 @@ public final class MutationBench {
       MergeTreeTable.setPendingMutationCounterEnabled(true);
     }
     for (String q : queries.keySet()) {
-      double base = median(qps.get(q + " | " + configs[0][1]));
+      double base = BenchStats.median(qps.get(q + " | " + configs[0][1]));
       for (String[] cfg : configs) {
         List<Double> all = qps.get(q + " | " + cfg[1]);
         System.out.printf(Locale.ROOT, "%-12s %-32s median QPS %9.1f  (%5.1f %% of a)  rounds %s%n", q, cfg[1],
-            median(all), 100 * median(all) / base, all.stream().map(d -> String.format(Locale.ROOT, "%.1f", d))
+            BenchStats.median(all), 100 * BenchStats.median(all) / base, all.stream().map(d -> String.format(Locale.ROOT, "%.1f", d))
                 .toList());
       }
     }
@@ -173,11 +173,6 @@ public final class MutationBench {
         rs.getObject(1);
       }
     }
-  }
-
-  private static double median(List<Double> xs) {
-    double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-    return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
   }
 
 

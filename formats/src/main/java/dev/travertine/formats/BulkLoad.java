@@ -5,7 +5,6 @@ import dev.travertine.mergetree.MergeTreeTable;
 import dev.travertine.mergetree.block.Block;
 import dev.travertine.mergetree.schema.TableSchema;
 import dev.travertine.mergetree.settings.Settings;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -317,7 +316,7 @@ public final class BulkLoad {
       Source src = sources.get(si);
       String name = src.name();
       final int index = si;
-      CountingStream counting = new CountingStream(src.opener().open());
+      CountingInputStream counting = new CountingInputStream(src.opener().open());
       try (InputStream in = decompress(src.name(), counting)) {
         RecordChunks chunks = new RecordChunks(in, o.format(), o.chunkBytes(), 1 << 30, 2 * o.threads() + 2);
         TextParser.Mapping mapping = null;
@@ -332,9 +331,9 @@ public final class BulkLoad {
             if (o.format().header()) {
               List<String> names = new ArrayList<>();
               start = headerParser.header(c, names);
-              mapping = TextParser.Mapping.byHeader(name, schema, names);
+              mapping = TextParser.Mapping.byName(name, schema, names);
             } else if (columns != null) {
-              mapping = TextParser.Mapping.byHeader(name, schema, columns);
+              mapping = TextParser.Mapping.byName(name, schema, columns);
             } else {
               mapping = TextParser.Mapping.positional(name, schema);
             }
@@ -343,11 +342,11 @@ public final class BulkLoad {
           if (!offer(queue, new Work(chunks, c, start, mapping), failure)) {
             return;
           }
-          bytesRead.set(earlier + counting.count);
-          o.progress().update(parsedRows.get(), earlier + counting.count);
+          bytesRead.set(earlier + counting.count());
+          o.progress().update(parsedRows.get(), earlier + counting.count());
         }
       }
-      earlier += counting.count;
+      earlier += counting.count();
       bytesRead.set(earlier);
     }
   }
@@ -442,30 +441,5 @@ public final class BulkLoad {
       return new com.github.luben.zstd.ZstdInputStream(in);
     }
     return in;
-  }
-
-  /** Counts the bytes read, for progress. */
-  private static final class CountingStream extends FilterInputStream {
-    volatile long count;
-
-    CountingStream(InputStream in) {
-      super(in);
-    }
-
-    @Override public int read() throws IOException {
-      int b = super.read();
-      if (b >= 0) {
-        count++;
-      }
-      return b;
-    }
-
-    @Override public int read(byte[] b, int off, int len) throws IOException {
-      int n = super.read(b, off, len);
-      if (n > 0) {
-        count += n;
-      }
-      return n;
-    }
   }
 }

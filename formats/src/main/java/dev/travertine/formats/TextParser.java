@@ -47,8 +47,8 @@ final class TextParser {
       return new Mapping(source, m, new int[0], 0);
     }
 
-    /** By header names (case-insensitive); a name the table lacks is an error. */
-    static Mapping byHeader(String source, TableSchema schema, List<String> names) {
+    /** By column names, a header's or a column list's (case-insensitive); a name the table lacks is an error. */
+    static Mapping byName(String source, TableSchema schema, List<String> names) {
       int[] m = new int[names.size()];
       boolean[] seen = new boolean[schema.size()];
       for (int i = 0; i < m.length; i++) {

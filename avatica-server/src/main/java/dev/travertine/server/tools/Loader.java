@@ -253,13 +253,13 @@ public final class Loader {
     long[] earlier = {0};
     for (int i = 0; i < o.files().size(); i++) {
       Path f = o.files().get(i);
-      CountingStream counting = new CountingStream(new LazyStream(() -> Files.newInputStream(f)));
+      dev.travertine.formats.CountingInputStream counting = new dev.travertine.formats.CountingInputStream(new LazyStream(() -> Files.newInputStream(f)));
       long before = earlier[0];
       InputStream plain = new java.io.FilterInputStream(new LazyStream(
           () -> dev.travertine.formats.BulkLoad.decompress(f.toString(), counting))) {
         @Override public int read(byte[] b, int off, int len) throws IOException {
           int n = super.read(b, off, len);
-          progress.update(0, before + counting.count);
+          progress.update(0, before + counting.count());
           return n;
         }
       };
@@ -400,7 +400,7 @@ public final class Loader {
     if (o.format().equals("orc")) {
       return new OrcRows(f, size);
     }
-    CountingStream counting = new CountingStream(Files.newInputStream(f));
+    dev.travertine.formats.CountingInputStream counting = new dev.travertine.formats.CountingInputStream(Files.newInputStream(f));
     BufferedReader r = new BufferedReader(new InputStreamReader(counting, StandardCharsets.UTF_8), 1 << 16);
     RecordReader records = new RecordReader(r, o.format().equals("tsv") ? '\t' : ',', o.format().equals("csv"));
     if (o.header()) {
@@ -416,7 +416,7 @@ public final class Loader {
       }
 
       @Override public long bytesRead() {
-        return counting.count;
+        return counting.count();
       }
 
       @Override public void close() throws IOException {
@@ -579,31 +579,6 @@ public final class Loader {
     @Override public void close() throws IOException {
       rows.close();
       reader.close();
-    }
-  }
-
-  /** Counts the bytes read, for progress. */
-  static final class CountingStream extends java.io.FilterInputStream {
-    long count;
-
-    CountingStream(InputStream in) {
-      super(in);
-    }
-
-    @Override public int read() throws IOException {
-      int b = super.read();
-      if (b >= 0) {
-        count++;
-      }
-      return b;
-    }
-
-    @Override public int read(byte[] b, int off, int len) throws IOException {
-      int n = super.read(b, off, len);
-      if (n > 0) {
-        count += n;
-      }
-      return n;
     }
   }
 
