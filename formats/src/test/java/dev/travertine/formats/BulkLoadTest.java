@@ -422,6 +422,25 @@ class BulkLoadTest {
     assertEquals("phrase " + 139_999 % 50, rows.get(139_999)[2]);
   }
 
+  @Test void valuesThatDoNotFitTheirColumnAreBadRows() throws IOException {
+    TableSchema schema = new TableSchema(List.of(
+        new Column("id", DataType.of(TypeKind.INTEGER), false),
+        new Column("s", DataType.varchar(3), true),
+        new Column("d", DataType.decimal(4, 2), true),
+        new Column("t", DataType.of(TypeKind.TINYINT), true)));
+    MergeTreeTable t = create("fit", schema);
+    BulkLoad.Result r = BulkLoad.load(t, List.of(text("fit.csv",
+        "1,abc,12.34,127\n2,abcd,1,1\n3,a,123.4,1\n4,a,1,128\n5,é€x,-0.5,-128\n")), null,
+        BulkLoad.Options.defaults(TextFormat.csv()).withMaxErrors(3));
+    assertEquals(List.of("fit.csv:2: column s: 'abcd' is longer than VARCHAR(3)",
+        "fit.csv:3: column d: '123.4' does not fit DECIMAL(4, 2)",
+        "fit.csv:4: column t: cannot read '128' as TINYINT"), r.samples().stream().map(Object::toString).toList());
+    List<Object[]> rows = rows(t);
+    assertEquals(2, rows.size());
+    assertArrayEquals(new Object[] {5, "é€x", new BigDecimal("-0.50"), (byte) -128}, rows.get(1),
+        "three characters in more bytes fit VARCHAR(3)");
+  }
+
   @Test void anUnclosedQuoteIsABadRow() {
     TableSchema schema = new TableSchema(List.of(
         new Column("id", DataType.of(TypeKind.INTEGER), false),
