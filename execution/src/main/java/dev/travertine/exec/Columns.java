@@ -3,6 +3,9 @@ package dev.travertine.exec;
 import dev.travertine.mergetree.schema.DataType;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
 import org.apache.orc.TypeDescription;
 import org.apache.orc.impl.TypeUtils;
 
@@ -12,11 +15,19 @@ public final class Columns {
 
   /** A new, writable vector of {@code size} rows for a value of {@code type}. */
   public static ColumnVector newVector(DataType type, int size) {
-    ColumnVector v = TypeUtils.createColumn(type.orcType(), TypeDescription.RowBatchVersion.ORIGINAL, Math.max(1, size));
-    if (v instanceof BytesColumnVector b) {
-      b.initBuffer();
-    }
-    return v;
+    int n = Math.max(1, size);
+    // the vectors ORC's TypeUtils.createColumn makes, without building a TypeDescription each time
+    return switch (type.kind()) {
+      case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT -> new LongColumnVector(n);
+      case REAL, DOUBLE -> new DoubleColumnVector(n);
+      case TIMESTAMP -> new TimestampColumnVector(n);
+      case CHAR, VARCHAR -> {
+        BytesColumnVector b = new BytesColumnVector(n);
+        b.initBuffer();
+        yield b;
+      }
+      default -> TypeUtils.createColumn(type.orcType(), TypeDescription.RowBatchVersion.ORIGINAL, n);
+    };
   }
 
   /**

@@ -225,7 +225,7 @@ public final class BulkLoad {
         failure.compareAndSet(null, e);
       } finally {
         for (int i = 0; i < o.threads(); i++) {
-          offer(queue, END, null);
+          offerEnd(queue, futures, failure);
         }
       }
       List<Block> leftovers = new ArrayList<>();
@@ -359,6 +359,28 @@ public final class BulkLoad {
     }
   }
 
+  /**
+   * Puts one END on the queue for a worker. Once the load failed, the work still queued is dropped
+   * (it all comes after any chunk a worker took: no bad row's line needs it); workers that ended
+   * with an exception take nothing any more, so it stops waiting when none is left.
+   */
+  private static void offerEnd(BlockingQueue<Work> queue, List<Future<Block>> workers,
+      AtomicReference<Throwable> failure) {
+    try {
+      while (!queue.offer(END, 100, TimeUnit.MILLISECONDS)) {
+        if (failure.get() != null) {
+          queue.clear();
+        }
+        if (workers.stream().allMatch(Future::isDone)) {
+          return;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while loading", e);
+    }
+  }
+
   /** Puts work on the queue unless the load failed meanwhile. */
   private static boolean offer(BlockingQueue<Work> queue, Work w, AtomicReference<Throwable> failure) {
     try {
@@ -407,7 +429,12 @@ public final class BulkLoad {
           continue;
         }
         if (failure.get() != null) {
-          w.chunks().recycle(w.chunk().buf());
+          // not parsed, but its line breaks still count: a bad row in a later chunk that another
+          // worker failed on first needs them for its line number (every record of a chunk that
+          // is not the input's last ends with one)
+          RecordChunks.Chunk c = w.chunk();
+          lines.put(w.mapping().sourceIndex(), c.seq(), RecordChunks.count(c.buf(), 0, c.end(), (byte) '\n'));
+          w.chunks().recycle(c.buf());
           continue;
         }
         o.checkpoint().run();

@@ -992,7 +992,7 @@ public final class MergeTreeTable implements AutoCloseable {
     try (TableScanner scanner = TableScanner.open(snapshot(), req, ctx)) {
       ScanBatch b;
       while ((b = scanner.next()) != null) {
-        n += m.match(b.cols(), b.sel(), b.size());
+        n += m.match(b.cols(), java.util.Arrays.copyOf(b.sel(), b.size()), b.size()); // (match narrows in place)
       }
     }
     return n;

@@ -71,6 +71,32 @@ final class Data {
     return v;
   }
 
+  /**
+   * A string column as ORC's dictionary reader fills it: every row a reference into one buffer
+   * holding the dictionary, row i being {@code dictionary[ids[from + i]]}.
+   */
+  static BytesColumnVector dictionaryStrings(byte[][] dictionary, int[] ids, int from) {
+    int total = 0;
+    for (byte[] d : dictionary) {
+      total += d.length;
+    }
+    byte[] buf = new byte[total];
+    int[] starts = new int[dictionary.length];
+    int p = 0;
+    for (int d = 0; d < dictionary.length; d++) {
+      starts[d] = p;
+      System.arraycopy(dictionary[d], 0, buf, p, dictionary[d].length);
+      p += dictionary[d].length;
+    }
+    BytesColumnVector v = new BytesColumnVector(BATCH);
+    for (int i = 0; i < BATCH; i++) {
+      int d = ids[from + i];
+      v.setRef(i, buf, starts[d], dictionary[d].length);
+    }
+    v.noNulls = true;
+    return v;
+  }
+
   /** Uniform values in [0, bound). */
   static long[] uniform(int rows, long bound, long seed) {
     SplittableRandom r = new SplittableRandom(seed);

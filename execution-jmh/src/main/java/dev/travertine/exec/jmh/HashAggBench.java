@@ -39,7 +39,7 @@ public abstract class HashAggBench {
   @Setup
   public void setup() {
     batches = AggInput.batches(key(), groups(), ROWS, 11);
-    AggInput.check(aggregate(), groups(), ROWS);
+    AggInput.check(key(), aggregate(), groups(), ROWS);
   }
 
   /** One aggregator over every batch. */

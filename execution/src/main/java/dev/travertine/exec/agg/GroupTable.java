@@ -6,12 +6,13 @@ import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 
 /**
  * The groups of a hash aggregation: maps each row's key to a dense group id. No key: {@link
- * NoKeys}; one long-backed key: {@link LongKeys} (a primitive map); two to eight: {@link
- * LongTupleKeys} (flat columns); one string: {@link StringKeys} (its bytes); anything else
- * (strings with other keys, decimals, timestamps): {@link ByteKeys} (serialized keys). Not
- * thread-safe: each worker has its own, merged at the end.
+ * NoKeys}; one long-backed key: {@link LongKeys} (a primitive map); one string: {@link
+ * StringKeys} (its bytes); two to eight long-backed or string keys: {@link TupleKeys} (flat
+ * columns of longs and string ids); anything else (doubles, decimals, timestamps, more than eight
+ * keys): {@link ByteKeys} (serialized keys). Not thread-safe: each worker has its own, merged at
+ * the end.
  */
-public abstract sealed class GroupTable permits NoKeys, LongKeys, LongTupleKeys, StringKeys, ByteKeys {
+public abstract sealed class GroupTable permits NoKeys, LongKeys, StringKeys, TupleKeys, ByteKeys {
 
   /** The table for grouping by columns of these types. */
   public static GroupTable create(List<DataType> keyTypes) {
@@ -24,8 +25,8 @@ public abstract sealed class GroupTable permits NoKeys, LongKeys, LongTupleKeys,
     if (keyTypes.size() == 1 && keyTypes.get(0).kind().isString()) {
       return new StringKeys(keyTypes.get(0));
     }
-    if (keyTypes.size() >= 2 && keyTypes.size() <= 8 && keyTypes.stream().allMatch(t -> t.kind().isLongBacked())) {
-      return new LongTupleKeys(keyTypes);
+    if (keyTypes.size() >= 2 && keyTypes.size() <= 8 && TupleKeys.supports(keyTypes)) {
+      return new TupleKeys(keyTypes);
     }
     return new ByteKeys(keyTypes);
   }

@@ -1,5 +1,6 @@
 package dev.travertine.exec.expr;
 
+import dev.travertine.exec.Columns;
 import dev.travertine.mergetree.scan.ScanBatch;
 import dev.travertine.mergetree.schema.DataType;
 import dev.travertine.mergetree.schema.TypeKind;
@@ -214,6 +215,9 @@ final class Comparison extends VecExpr {
       long v = yr ? y[0] : x[0];
       long[] col = yr ? x : y;
       Op o = yr ? op : flip(op);
+      if (Columns.dense(sel, n)) {
+        return denseLongs(col, v, o, n, out);
+      }
       switch (o) {
         case EQ -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += col[i] == v ? 1 : 0; } }
         case NE -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += col[i] != v ? 1 : 0; } }
@@ -233,6 +237,21 @@ final class Comparison extends VecExpr {
       case GT -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += x[i] > y[i] ? 1 : 0; } }
       case GE -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += x[i] >= y[i] ? 1 : 0; } }
       default -> throw new IllegalStateException(op.name());
+    }
+    return c;
+  }
+
+  /** {@link #longs} of a column against a constant over every row 0 .. n-1 (no gather through sel). */
+  private static int denseLongs(long[] col, long v, Op o, int n, int[] out) {
+    int c = 0;
+    switch (o) {
+      case EQ -> { for (int i = 0; i < n; i++) { out[c] = i; c += col[i] == v ? 1 : 0; } }
+      case NE -> { for (int i = 0; i < n; i++) { out[c] = i; c += col[i] != v ? 1 : 0; } }
+      case LT -> { for (int i = 0; i < n; i++) { out[c] = i; c += col[i] < v ? 1 : 0; } }
+      case LE -> { for (int i = 0; i < n; i++) { out[c] = i; c += col[i] <= v ? 1 : 0; } }
+      case GT -> { for (int i = 0; i < n; i++) { out[c] = i; c += col[i] > v ? 1 : 0; } }
+      case GE -> { for (int i = 0; i < n; i++) { out[c] = i; c += col[i] >= v ? 1 : 0; } }
+      default -> throw new IllegalStateException(o.name());
     }
     return c;
   }

@@ -48,7 +48,18 @@ final class ConstantExpr extends VecExpr {
     return value == null;
   }
 
+  /** The vector, made once: no consumer writes into its input vectors. */
+  private ColumnVector vector;
+
   @Override ColumnVector eval(ScanBatch b) {
+    ColumnVector v = vector;
+    if (v == null) {
+      v = vector = repeating();
+    }
+    return v;
+  }
+
+  private ColumnVector repeating() {
     ColumnVector v = Vecs.alloc(type, 1); // repeating: row 0 stands for every row
     v.isRepeating = true;
     if (value == null) {

@@ -11,7 +11,7 @@ import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 
 /**
  * Filters and projections applied to each batch, in order: a filter narrows the selection vector
- * (the rows stay where they are), a projection evaluates its expressions into new vectors (a
+ * (into a new one: the input's may be shared; the rows stay where they are), a projection evaluates its expressions into new vectors (a
  * bare column reference passes its vector on). Optionally first picks the scan's fields out of a
  * scan batch (indexed by table column). One instance per thread.
  */
@@ -67,10 +67,13 @@ public final class ComputeStage implements BatchStage {
       }
       b = new ScanBatch(fields, b.sel(), b.size());
     }
+    boolean ownSel = false; // the input's selection is not ours to write (it may be shared)
     for (int i = 0; i < filters.length && b.size() > 0; i++) {
       if (filters[i] != null) {
-        int m = filters[i].filter(b, b.sel());
-        b = new ScanBatch(b.cols(), b.sel(), m);
+        int[] out = ownSel ? b.sel() : new int[b.size()];
+        int m = filters[i].filter(b, out);
+        ownSel = true;
+        b = new ScanBatch(b.cols(), out, m);
       } else {
         ColumnVector[] out = new ColumnVector[projects[i].length];
         for (int j = 0; j < out.length; j++) {

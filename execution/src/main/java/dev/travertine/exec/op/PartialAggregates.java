@@ -138,6 +138,9 @@ final class PartialAggregates {
         long distinct = seen.estimate();
         cap = distinct <= maxFlushGroups ? (int) Math.min(Math.max(2 * distinct, flushGroups), maxFlushGroups)
             : flushGroups;
+        // the next table will most likely hold as many groups as the worker has seen keys (up to
+        // its cap): it is sized for them at once instead of growing (rehashing) its way there
+        current.reserve((int) Math.min(cap, Math.max(flushGroups, distinct)));
       }
     }
 

@@ -289,6 +289,18 @@ public class HashAggregatorTest {
     }
   }
 
+  @Test void longAndStringKeysWithNullsAndRepeats() {
+    // TupleKeys: string ids beside long values, NULLs in both kinds, repeating vectors
+    for (long seed = 1; seed <= 2; seed++) {
+      check("BIGINT, VARCHAR keys", seed, new int[] {K_BIG, K_STR}, new int[] {40, 0, 0, 12}, 0.15,
+          new Shape(1500, 0.3, 0.3), 20);
+      check("VARCHAR, SMALLINT, CHAR, DATE keys", seed, new int[] {K_STR, C_SMALL, C_CHAR, C_DATE},
+          new int[] {0, 0, 0, 5, 0, 0, 0, 0, 0, 4, 0, 3, 3}, 0.15, Shape.DEFAULT, 18);
+      check("two VARCHAR keys (one column twice)", seed, new int[] {K_STR, K_INT, K_STR}, new int[] {0, 7, 0, 9}, 0.2,
+          new Shape(1500, 0.5, 0.3), 15);
+    }
+  }
+
   @Test void charKey() {
     check("CHAR key", 3, new int[] {C_CHAR}, NONE, 0.15, Shape.DEFAULT, 15);
   }
@@ -388,7 +400,7 @@ public class HashAggregatorTest {
     return h ^ (h >>> 31);
   }
 
-  /** 300 k groups, each twice: table growth of LongKeys, LongTupleKeys and ByteKeys, and their merge. */
+  /** 300 k groups, each twice: table growth of LongKeys, TupleKeys and StringKeys, and their merge. */
   @Test void manyGroups() {
     int groups = 300_000;
     int rows = 2 * groups;
@@ -422,7 +434,7 @@ public class HashAggregatorTest {
       input.add(new ScanBatch(new ColumnVector[] {a, b, s, v, c}, Columns.identity(n), n));
     }
     List<DataType> withC = List.of(BIG, BIG, STR, BIG, BIG);
-    for (int[] keys : new int[][] {{0}, {1, 4}, {2}}) {
+    for (int[] keys : new int[][] {{0}, {1, 4}, {2}, {2, 4}}) {
       // three partials of contiguous thirds: the first grows to 200 k groups, the merge to 300 k
       for (int parts : new int[] {3}) {
         HashAggregator[] hs = new HashAggregator[parts];

@@ -93,6 +93,10 @@ class PartialAggregatesTest {
     check("VARCHAR key", 3, new int[] {K_STR}, new int[] {0, 0, 0, 2500}, PARTITIONABLE);
   }
 
+  @Test void longAndStringTuple() {
+    check("(BIGINT, VARCHAR) key", 7, new int[] {K_BIG, K_STR}, new int[] {60, 0, 0, 70}, PARTITIONABLE);
+  }
+
   @Test void serializedKeys() {
     check("(VARCHAR, BIGINT, DECIMAL, TIMESTAMP) key", 4, new int[] {K_STR, K_BIG, K_DEC, K_TS},
         new int[] {30, 0, 0, 20, 5, 4}, PARTITIONABLE);
@@ -168,6 +172,7 @@ class PartialAggregatesTest {
     checkPartialForm("BIGINT key", 11, new int[] {K_BIG}, new int[] {3000}, CALLS);
     checkPartialForm("(INTEGER, BIGINT) key", 12, new int[] {K_INT, K_BIG2}, new int[] {0, 80, 60}, CALLS);
     checkPartialForm("VARCHAR key", 13, new int[] {K_STR}, new int[] {0, 0, 0, 2500}, CALLS);
+    checkPartialForm("(BIGINT, VARCHAR) key", 16, new int[] {K_BIG, K_STR}, new int[] {60, 0, 0, 70}, CALLS);
     checkPartialForm("(VARCHAR, BIGINT, DECIMAL, TIMESTAMP) key", 14, new int[] {K_STR, K_BIG, K_DEC, K_TS},
         new int[] {30, 0, 0, 20, 5, 4}, CALLS);
     checkPartialForm("no keys", 15, new int[0], new int[0], CALLS);

@@ -236,6 +236,11 @@ final class CachedTask {
     nextRow += rows;
   }
 
+  /** Whether {@link #select} selects every row of every batch (the task skips no granule). */
+  boolean selectsAll() {
+    return granules == null;
+  }
+
   /** Rows of the batch last returned by {@link #nextCached} or {@link #combine}. */
   int size() {
     return size;

@@ -89,6 +89,14 @@ final class PartSource implements TaskSource {
    * a task read from the reader), counted as read, filtered; null when no row is selected.
    */
   private ScanBatch cachedBatch(CachedTask c, ColumnVector[] cols) {
+    if (c.selectsAll() && scan.request.filter() == null) {
+      int n = c.size();
+      if (n == 0) {
+        return null;
+      }
+      scan.countRead(cols, n);
+      return new ScanBatch(cols, ScanBatch.identity(n), n);
+    }
     int[] sel = new int[c.size()];
     int m = c.select(sel);
     if (m == 0) {

@@ -299,6 +299,9 @@ public final class TableScanner implements AutoCloseable {
 
   /** Applies a part's pending mutations (if any), then the scan's filter. */
   ScanBatch filtered(ColumnVector[] cols, int n, List<CompiledMutation> mutations) {
+    if (mutations.isEmpty() && request.filter() == null) {
+      return new ScanBatch(cols, ScanBatch.identity(n), n);
+    }
     int[] sel = new int[n];
     int m = Mutations.selectAll(mutations, cols, n, sel);
     if (request.filter() != null) {
