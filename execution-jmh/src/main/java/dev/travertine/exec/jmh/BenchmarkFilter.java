@@ -42,7 +42,7 @@ public class BenchmarkFilter {
   private static final DataType BOOLEAN = DataType.of(TypeKind.BOOLEAN);
 
   /** Percentage of rows that pass. */
-  @Param({"1", "50"})
+  @Param({"1", "4", "50", "96"})
   public double selectivity;
 
   private ScanBatch[] batches;

@@ -7,9 +7,17 @@ import java.util.Arrays;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 
-/** One long-backed key column (integers, BOOLEAN, DATE). */
+/**
+ * One long-backed key column (integers, BOOLEAN, DATE). A key of at most 16 bits (BOOLEAN,
+ * TINYINT, SMALLINT) indexes an array of group ids directly instead of a hash map (ClickHouse's
+ * FixedHashMap for UInt8/UInt16 keys).
+ */
 final class LongKeys extends GroupTable {
+  /** The smallest SMALLINT: a direct key's index is its value minus this. */
+  private static final int DIRECT_BASE = Short.MIN_VALUE;
   private final DataType type;
+  /** For a small key type: group + 1 by value - DIRECT_BASE (0: none yet); else null. */
+  private int[] direct;
   private Long2IntOpenHashMap map = new Long2IntOpenHashMap();
   private long[] values = new long[256];
   private int size;
@@ -18,6 +26,10 @@ final class LongKeys extends GroupTable {
   LongKeys(DataType type) {
     this.type = type;
     map.defaultReturnValue(-1);
+    switch (type.kind()) {
+      case BOOLEAN, TINYINT, SMALLINT -> direct = new int[1 << 16];
+      default -> { }
+    }
   }
 
   @Override public int size() {
@@ -25,6 +37,15 @@ final class LongKeys extends GroupTable {
   }
 
   private int add(long v) {
+    long i = v - DIRECT_BASE;
+    if (direct != null && (i >>> 16) == 0) {
+      int g = direct[(int) i] - 1;
+      if (g < 0) {
+        g = newGroup(v);
+        direct[(int) i] = g + 1;
+      }
+      return g;
+    }
     int g = map.putIfAbsent(v, size);
     if (g >= 0) {
       return g;
@@ -93,6 +114,7 @@ final class LongKeys extends GroupTable {
     values = Gather.longs(values, order, size);
     nullGroup = moved(nullGroup, order, size);
     map = null;
+    direct = null;
   }
 
   @Override public void reserve(int groups) {
@@ -114,6 +136,6 @@ final class LongKeys extends GroupTable {
   }
 
   @Override public long bytes() {
-    return 8L * values.length + (map == null ? 0 : 12L * map.size());
+    return 8L * values.length + (map == null ? 0 : 12L * map.size()) + (direct == null ? 0 : 4L * direct.length);
   }
 }

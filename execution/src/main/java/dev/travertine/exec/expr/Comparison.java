@@ -216,7 +216,9 @@ final class Comparison extends VecExpr {
       long[] col = yr ? x : y;
       Op o = yr ? op : flip(op);
       if (Columns.dense(sel, n)) {
-        return denseLongs(col, v, o, n, out);
+        int kept = skewed() ? denseLongsBranching(col, v, o, n, out) : denseLongs(col, v, o, n, out);
+        seen(kept, n);
+        return kept;
       }
       switch (o) {
         case EQ -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += col[i] == v ? 1 : 0; } }
@@ -237,6 +239,38 @@ final class Comparison extends VecExpr {
       case GT -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += x[i] > y[i] ? 1 : 0; } }
       case GE -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += x[i] >= y[i] ? 1 : 0; } }
       default -> throw new IllegalStateException(op.name());
+    }
+    return c;
+  }
+
+  /**
+   * Rows kept and seen by this instance's recent batches (an instance serves one thread): when
+   * nearly all or nearly none pass, a branch predicts well and beats the branch-free loop, which
+   * stores every position.
+   */
+  private long recentKept;
+  private long recentSeen;
+
+  private boolean skewed() {
+    return recentSeen > 0 && (recentKept * 16 < recentSeen || recentKept * 16 > recentSeen * 15);
+  }
+
+  private void seen(int kept, int n) {
+    recentKept = recentKept / 2 + kept;
+    recentSeen = recentSeen / 2 + n;
+  }
+
+  /** {@link #denseLongs} with a branch per row (for selections that keep almost all or almost none). */
+  private static int denseLongsBranching(long[] col, long v, Op o, int n, int[] out) {
+    int c = 0;
+    switch (o) {
+      case EQ -> { for (int i = 0; i < n; i++) { if (col[i] == v) { out[c++] = i; } } }
+      case NE -> { for (int i = 0; i < n; i++) { if (col[i] != v) { out[c++] = i; } } }
+      case LT -> { for (int i = 0; i < n; i++) { if (col[i] < v) { out[c++] = i; } } }
+      case LE -> { for (int i = 0; i < n; i++) { if (col[i] <= v) { out[c++] = i; } } }
+      case GT -> { for (int i = 0; i < n; i++) { if (col[i] > v) { out[c++] = i; } } }
+      case GE -> { for (int i = 0; i < n; i++) { if (col[i] >= v) { out[c++] = i; } } }
+      default -> throw new IllegalStateException(o.name());
     }
     return c;
   }

@@ -39,6 +39,50 @@ class ComparisonLogicTest {
     assertArrayEquals(new int[] {1, 4}, java.util.Arrays.copyOf(sel, n));
   }
 
+  @Test void oneFilterOverBatchesWhoseSelectivitySwings() {
+    // a compiled comparison keeps statistics of its recent batches to pick a loop (a branch per row
+    // when nearly none or nearly all pass): whatever it picks, every batch gets the right rows
+    java.util.Random rnd = new java.util.Random(42);
+    for (Op op : List.of(Op.EQ, Op.NE, Op.LT, Op.LE, Op.GT, Op.GE)) {
+      VectorExpression f = Evaluators.compile(call(op, BOOL, col(0, BIG), lit(0L, BIG)));
+      for (int batch = 0; batch < 60; batch++) {
+        int phase = batch / 10 % 3; // 10 batches of mostly 0, 10 of mostly -1/1, 10 of a mix
+        int n = 1 + rnd.nextInt(1024);
+        Object[] values = new Object[n];
+        for (int i = 0; i < n; i++) {
+          values[i] = switch (phase) {
+            case 0 -> rnd.nextInt(50) == 0 ? 1L : 0L;
+            case 1 -> rnd.nextInt(50) == 0 ? 0L : rnd.nextBoolean() ? -1L : 1L;
+            default -> (long) rnd.nextInt(3) - 1;
+          };
+        }
+        ScanBatch b = all(vector(BIG, values));
+        int[] out = new int[n];
+        int m = f.filter(b, out);
+        List<Integer> expected = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+          int cmp = Long.compare((Long) values[i], 0L);
+          boolean holds = switch (op) {
+            case EQ -> cmp == 0;
+            case NE -> cmp != 0;
+            case LT -> cmp < 0;
+            case LE -> cmp <= 0;
+            case GT -> cmp > 0;
+            default -> cmp >= 0;
+          };
+          if (holds) {
+            expected.add(i);
+          }
+        }
+        List<Integer> actual = new java.util.ArrayList<>();
+        for (int k = 0; k < m; k++) {
+          actual.add(out[k]);
+        }
+        assertEquals(expected, actual, op + ", batch " + batch);
+      }
+    }
+  }
+
   @Test void stringsCompareByCodePoint() {
     ColumnVector s = vector(STR, "a", "é", "中", "😀", "ab", "", null);
     ScanBatch b = all(s);
