@@ -30,33 +30,11 @@ class ServerProcessTest {
   @Test
   void aLoadKilledMidWayLeavesNothing() throws Exception {
     Path data = dir.resolve("killed");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(List.of(java, "-Xmx1g", "-Dcom.google.protobuf.use_unsafe_pre22_gencode=true",
-        "-cp", System.getProperty("java.class.path"), TravertineCli.class.getName(), "server", "--port", "0",
-        "--data", data.toString())).redirectErrorStream(true).start();
+    Server server = start(data, "-Xmx1g");
+    Process p = server.process();
+    String url = server.url();
     Thread sender = null;
     try {
-      BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-      String url = null;
-      String line;
-      while (url == null && (line = r.readLine()) != null) {
-        int i = line.indexOf("sql -u \"");
-        if (i >= 0) {
-          url = line.substring(i + 8, line.lastIndexOf('"'));
-        }
-      }
-      assertTrue(url != null, "the server printed its URL");
-      Thread drain = new Thread(() -> {
-        try {
-          while (r.readLine() != null) {
-            // the server's output
-          }
-        } catch (java.io.IOException e) {
-          // gone
-        }
-      });
-      drain.setDaemon(true);
-      drain.start();
       String base = url.substring("jdbc:avatica:remote:url=".length(), url.indexOf(';'));
       try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
         s.execute("CREATE TABLE t (k BIGINT NOT NULL, v VARCHAR) ORDER BY k");
@@ -109,6 +87,46 @@ class ServerProcessTest {
     }
   }
 
+  /** A `travertine server` process and the JDBC URL its banner printed. */
+  private record Server(Process process, String url) {}
+
+  /**
+   * Starts `travertine server --port 0` on {@code data} with the heap option {@code heap}, reads its
+   * output up to the banner line with its URL, and drains the rest (so the server never blocks on
+   * a full pipe).
+   */
+  private static Server start(Path data, String heap) throws java.io.IOException {
+    String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder(List.of(javaBin, heap, "-Dcom.google.protobuf.use_unsafe_pre22_gencode=true",
+        "-cp", System.getProperty("java.class.path"), TravertineCli.class.getName(), "server", "--port", "0",
+        "--data", data.toString())).redirectErrorStream(true).start();
+    BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    String url = null;
+    String line;
+    while (url == null && (line = r.readLine()) != null) {
+      int i = line.indexOf("sql -u \"");
+      if (i >= 0) {
+        url = line.substring(i + 8, line.lastIndexOf('"'));
+      }
+    }
+    if (url == null || !url.startsWith("jdbc:avatica:remote:url=http://127.0.0.1:")) {
+      p.destroyForcibly();
+      throw new AssertionError("the server printed no URL on loopback: " + url);
+    }
+    Thread drain = new Thread(() -> {
+      try {
+        while (r.readLine() != null) {
+          // the server's output
+        }
+      } catch (java.io.IOException e) {
+        // gone
+      }
+    });
+    drain.setDaemon(true);
+    drain.start();
+    return new Server(p, url);
+  }
+
   private static long orcFiles(Path data) throws java.io.IOException {
     try (Stream<Path> files = Files.walk(data)) {
       return files.filter(f -> f.getFileName().toString().contains(".orc")).count();
@@ -118,23 +136,10 @@ class ServerProcessTest {
   @Test
   void sigtermFlushesAndReleasesTheDirectory() throws Exception {
     Path data = dir.resolve("data");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(List.of(java, "-Xmx512m", "-Dcom.google.protobuf.use_unsafe_pre22_gencode=true",
-        "-cp", System.getProperty("java.class.path"), TravertineCli.class.getName(), "server", "--port", "0",
-        "--data", data.toString())).redirectErrorStream(true).start();
+    Server server = start(data, "-Xmx512m");
+    Process p = server.process();
     try {
-      String url = null;
-      BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-      String line;
-      while ((line = r.readLine()) != null) {
-        int i = line.indexOf("sql -u \"");
-        if (i >= 0) {
-          url = line.substring(i + 8, line.lastIndexOf('"'));
-          break;
-        }
-      }
-      assertTrue(url != null && url.startsWith("jdbc:avatica:remote:url=http://127.0.0.1:"), String.valueOf(url));
-      try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      try (Connection c = DriverManager.getConnection(server.url()); Statement s = c.createStatement()) {
         s.execute("CREATE TABLE t (k INT) ORDER BY k SETTINGS insert_buffer_flush_interval_ms = 86400000");
         for (int i = 0; i < 20; i++) {
           s.executeUpdate("INSERT INTO t VALUES (" + i + ")");

@@ -13,11 +13,11 @@ import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
  * FixedHashMap for UInt8/UInt16 keys).
  */
 final class LongKeys extends GroupTable {
-  /** The smallest SMALLINT: a direct key's index is its value minus this. */
-  private static final int DIRECT_BASE = Short.MIN_VALUE;
   private final DataType type;
-  /** For a small key type: group + 1 by value - DIRECT_BASE (0: none yet); else null. */
+  /** For a small key type: group + 1 by value - directBase (0: none yet); else null. */
   private int[] direct;
+  /** The smallest value of the small key type. */
+  private int directBase;
   private Long2IntOpenHashMap map = new Long2IntOpenHashMap();
   private long[] values = new long[256];
   private int size;
@@ -27,7 +27,15 @@ final class LongKeys extends GroupTable {
     this.type = type;
     map.defaultReturnValue(-1);
     switch (type.kind()) {
-      case BOOLEAN, TINYINT, SMALLINT -> direct = new int[1 << 16];
+      case BOOLEAN -> direct = new int[2];
+      case TINYINT -> {
+        directBase = Byte.MIN_VALUE;
+        direct = new int[1 << 8];
+      }
+      case SMALLINT -> {
+        directBase = Short.MIN_VALUE;
+        direct = new int[1 << 16];
+      }
       default -> { }
     }
   }
@@ -37,8 +45,8 @@ final class LongKeys extends GroupTable {
   }
 
   private int add(long v) {
-    long i = v - DIRECT_BASE;
-    if (direct != null && (i >>> 16) == 0) {
+    long i = v - directBase;
+    if (direct != null && i >= 0 && i < direct.length) {
       int g = direct[(int) i] - 1;
       if (g < 0) {
         g = newGroup(v);
@@ -119,8 +127,10 @@ final class LongKeys extends GroupTable {
 
   @Override public void reserve(int groups) {
     if (size == 0 && groups > values.length) {
-      map = new Long2IntOpenHashMap(groups);
-      map.defaultReturnValue(-1);
+      if (direct == null) { // (a direct key needs no map)
+        map = new Long2IntOpenHashMap(groups);
+        map.defaultReturnValue(-1);
+      }
       values = new long[groups];
     }
   }

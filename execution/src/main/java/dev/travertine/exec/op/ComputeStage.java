@@ -11,9 +11,10 @@ import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 
 /**
  * Filters and projections applied to each batch, in order: a filter narrows the selection vector
- * (into a new one: the input's may be shared; the rows stay where they are), a projection evaluates its expressions into new vectors (a
- * bare column reference passes its vector on). Optionally first picks the scan's fields out of a
- * scan batch (indexed by table column). One instance per thread.
+ * (into a new one, as the input's may be shared; the rows stay where they are), a projection
+ * evaluates its expressions into new vectors (a bare column reference passes its vector on).
+ * Optionally first picks the scan's fields out of a scan batch (indexed by table column). One
+ * instance per thread.
  */
 public final class ComputeStage implements BatchStage {
   private final int[] scanColumns;

@@ -154,9 +154,14 @@ public final class PartWriter implements AutoCloseable {
         byChunk[c][ch] = chunks.get(ch).cols[c];
       }
     }
+    SortedColumn[] sorted = SortedColumn.scatter(block, kinds, order, from, to);
+    // the columns not scattered are gathered in sort order: their values by chunk
     Object[] values = new Object[kinds.length];
     boolean[] anyNulls = new boolean[kinds.length];
     for (int c = 0; c < kinds.length; c++) {
+      if (sorted[c] != null) {
+        continue;
+      }
       ColumnVector[] vs = byChunk[c];
       if (kinds[c].isLongBacked()) {
         long[][] a = new long[vs.length][];
@@ -175,7 +180,6 @@ public final class PartWriter implements AutoCloseable {
         anyNulls[c] |= !v.noNulls || v.isRepeating;
       }
     }
-    SortedColumn[] sorted = SortedColumn.scatter(block, kinds, order, from, to);
     int k = from;
     while (k < to) {
       long toStripeEnd = stripeRows - (rowsWritten + batch.size) % stripeRows;
