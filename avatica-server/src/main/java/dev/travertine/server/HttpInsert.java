@@ -3,6 +3,7 @@ package dev.travertine.server;
 import dev.travertine.calcite.SqlErrors;
 import dev.travertine.calcite.TableLoad;
 import dev.travertine.formats.BulkLoad;
+import dev.travertine.formats.FileLoad;
 import dev.travertine.formats.TextFormat;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,7 +25,8 @@ import javax.servlet.http.HttpServletResponse;
  * insert: all rows or none. Other query parameters that name session settings apply to this
  * insert ({@code &input_format_allow_errors_num=10}); {@code Content-Encoding: gzip} or
  * {@code zstd} bodies are decompressed. Authentication is the server's (the request reaches this
- * handler only when it passed). Success: 200, an empty body and an {@code X-Travertine-Summary}
+ * handler only when it passed). Parquet and ORC bodies ({@code FORMAT Parquet}) are spooled to a
+ * scratch file first, since they are read by position. Success: 200, an empty body and an {@code X-Travertine-Summary}
  * header with the rows written; failure: 400 (bad input or statement), 403 (not allowed), 404
  * (unknown table) or 500, with {@code Code: N. message} as the body.
  */
@@ -63,12 +65,22 @@ final class HttpInsert {
         columns.add(unquote(c.trim()));
       }
     }
-    TextFormat format;
+    TextFormat format = null;
+    FileLoad.Kind binary = switch (m.group(3).toLowerCase(Locale.ROOT)) {
+      case "parquet" -> FileLoad.Kind.PARQUET;
+      case "orc" -> FileLoad.Kind.ORC;
+      default -> null;
+    };
     try {
-      format = TextFormat.named(m.group(3));
+      if (binary == null) {
+        format = TextFormat.named(m.group(3));
+      } else if (columns != null) {
+        throw new IllegalArgumentException("a column list");
+      }
     } catch (IllegalArgumentException e) {
-      fail(request, response, 400, 73, "Unknown format " + m.group(3) + " (CSV, CSVWithNames, TabSeparated, TSV,"
-          + " TabSeparatedWithNames)");
+      fail(request, response, 400, 73, binary != null ? "Parquet and ORC columns go to the table's by name; leave out the"
+          + " column list" : "Unknown format " + m.group(3) + " (CSV, CSVWithNames, TabSeparated, TSV,"
+          + " TabSeparatedWithNames, Parquet, ORC)");
       return;
     }
     Properties settings = new Properties();
@@ -93,9 +105,10 @@ final class HttpInsert {
           // The loader closes its source; the body stays open, so that an error can drain it.
         }
       };
-      BulkLoad.Result r = TableLoad.load(c, new TableLoad.Request(table, columns, format, -1,
-          List.of(BulkLoad.Source.stream("body" + pseudoName, request.getContentLengthLong(), body)), null,
-          query.trim()));
+      BulkLoad.Result r = binary != null ? loadFile(c, table, binary, body, pseudoName, query.trim())
+          : TableLoad.load(c, new TableLoad.Request(table, columns, format, -1,
+              List.of(BulkLoad.Source.stream("body" + pseudoName, request.getContentLengthLong(), body)), null,
+              query.trim()));
       response.setStatus(200);
       response.setHeader("X-Travertine-Summary", String.format(Locale.ROOT,
           "{\"written_rows\":\"%d\",\"bad_rows\":\"%d\",\"read_bytes\":\"%d\"}", r.rows(), r.badRows(), r.bytesRead()));
@@ -108,6 +121,26 @@ final class HttpInsert {
           : err.sqlState().startsWith("42") || err.sqlState().startsWith("22") || hasCause(e, IllegalArgumentException.class)
               ? 400 : 500;
       fail(request, response, status, err.code(), err.message());
+    }
+  }
+
+  /**
+   * Parquet and ORC are read by position (footer first), so the body is first written to a
+   * scratch file under the data directory, which is deleted when the load ends.
+   */
+  private static BulkLoad.Result loadFile(Connection c, String table, FileLoad.Kind kind, InputStream body,
+      String compression, String query) throws IOException, SQLException {
+    java.nio.file.Path dir = TableLoad.scratchDirectory(c);
+    java.nio.file.Path tmp = java.nio.file.Files.createTempFile(dir, "http-insert-", "." + kind.name().toLowerCase(Locale.ROOT));
+    try {
+      try (InputStream in = BulkLoad.decompress("body" + compression, body)) {
+        java.nio.file.Files.copy(in, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      }
+      FileLoad.Input input = FileLoad.Input.local(tmp);
+      input = new FileLoad.Input("body", input.io(), input.path(), input.length());
+      return TableLoad.load(c, new TableLoad.FilesRequest(table, kind, List.of(input), null, query));
+    } finally {
+      java.nio.file.Files.deleteIfExists(tmp);
     }
   }
 

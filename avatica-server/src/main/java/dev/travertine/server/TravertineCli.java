@@ -85,10 +85,12 @@ public final class TravertineCli {
       "                 -c connections and print QPS, rows/s and MiB/s read, result rows/s and",
       "                 latency percentiles, per query and overall (like clickhouse-benchmark).",
       "  load (-u URL | --data DIR | --host H [--port N] [--user U --password P])",
-      "       --table T [--format csv|tsv|orc] [--header] [--max-errors N] [--delimiter C]",
+      "       --table T [--format csv|tsv|parquet|orc] [--header] [--max-errors N] [--delimiter C]",
       "       [--null-string S] [--batch N] FILE...",
       "                 Bulk load files (.gz and .zst are decompressed) with a progress display,",
-      "                 as one insert: all rows or none. Bad rows are reported with their line",
+      "                 as one insert: all rows or none. The format defaults to the first file's",
+      "                 extension (else csv); Parquet and ORC columns go to the table's by name",
+      "                 (over a server, one such file per load). Bad rows are reported with their line",
       "                 numbers; the first fails the load, unless --max-errors N skips up to N.",
       "                 With --header, columns are matched by name. Empty fields in NOT NULL",
       "                 columns take the column's default (SET input_format_null_as_default = 0",
@@ -245,7 +247,7 @@ public final class TravertineCli {
     Target target = new Target();
     String url;
     String table = null;
-    String format = "csv";
+    String format = null;
     boolean header = false;
     long maxErrors = 0;
     int batch = 100_000;
@@ -303,8 +305,11 @@ public final class TravertineCli {
     if (table == null || files.isEmpty()) {
       return usageError(err, "load: give --table T and at least one file");
     }
-    if (!format.equals("csv") && !format.equals("tsv") && !format.equals("orc")) {
-      return usageError(err, "load: unsupported format '" + format + "' (csv, tsv or orc)");
+    if (format == null) {
+      format = dev.travertine.server.tools.Loader.formatOf(files.get(0).getFileName().toString());
+    }
+    if (!List.of("csv", "tsv", "orc", "parquet").contains(format)) {
+      return usageError(err, "load: unsupported format '" + format + "' (csv, tsv, parquet or orc)");
     }
     for (Path f : files) {
       if (!java.nio.file.Files.isRegularFile(f)) {

@@ -1,6 +1,7 @@
 package dev.travertine.calcite;
 
 import dev.travertine.formats.BulkLoad;
+import dev.travertine.formats.FileLoad;
 import dev.travertine.formats.TextFormat;
 import dev.travertine.mergetree.MergeTreeTable;
 import dev.travertine.mergetree.query.QueryContext;
@@ -42,9 +43,59 @@ public final class TableLoad {
     }
   }
 
+  /**
+   * Parquet or ORC files to load: their columns go to the table's by name.
+   *
+   * @param description what the query log shows
+   */
+  public record FilesRequest(String table, FileLoad.Kind kind, List<FileLoad.Input> files,
+      BulkLoad.Progress progress, String description) {}
+
   /** Loads through an embedded connection ({@code jdbc:travertine:DIR}). */
   public static BulkLoad.Result load(Connection c, Request r) throws SQLException, IOException {
     return load(TravertineSchema.session(c.unwrap(CalciteConnection.class).getRootSchema()), r);
+  }
+
+  /** A directory for a load's scratch files (a spooled HTTP body): {@code <data>/tmp}, created when missing. */
+  public static java.nio.file.Path scratchDirectory(Connection c) throws SQLException, IOException {
+    TravertineSession s = TravertineSchema.session(c.unwrap(CalciteConnection.class).getRootSchema());
+    return java.nio.file.Files.createDirectories(s.database().directory().resolve("tmp"));
+  }
+
+  /** Loads Parquet or ORC files through an embedded connection. */
+  public static BulkLoad.Result load(Connection c, FilesRequest r) throws SQLException, IOException {
+    return load(TravertineSchema.session(c.unwrap(CalciteConnection.class).getRootSchema()), r);
+  }
+
+  public static BulkLoad.Result load(TravertineSession session, FilesRequest r) throws IOException {
+    session.checkWritable("INSERT");
+    MergeTreeTable table = session.requireTable(r.table());
+    SessionSettings s = session.settings();
+    boolean nullAsDefault = s.getBool(Settings.INPUT_FORMAT_NULL_AS_DEFAULT);
+    Object[] defaults = defaults(table.definition().schema());
+    QueryRegistry registry = session.database().queries();
+    QueryContext q = QueryTracking.begin(session, r.description() != null ? r.description()
+        : "LOAD INTO " + r.table() + " FORMAT " + r.kind().name());
+    try {
+      BulkLoad.Options o = new BulkLoad.Options(null, (int) s.getLong(Settings.MAX_THREADS), 0,
+          (int) Math.min(Integer.MAX_VALUE, s.getLong(Settings.MAX_INSERT_BLOCK_SIZE)), 8 << 20, q::checkCancelled,
+          (rows, bytes) -> {
+            if (r.progress() != null) {
+              r.progress().update(rows, bytes);
+            }
+          });
+      BulkLoad.Result result = FileLoad.load(table, r.files(), r.kind(), defaults, nullAsDefault, o);
+      q.addReadRows(result.rows());
+      q.addReadBytes(result.bytesRead());
+      q.addResultRows(result.rows());
+      registry.finish(q, null);
+      return result;
+    } catch (IOException | RuntimeException | Error e) {
+      registry.finish(q, e);
+      throw e;
+    } finally {
+      session.setCurrentQuery(null);
+    }
   }
 
   public static BulkLoad.Result load(TravertineSession session, Request r) throws IOException {

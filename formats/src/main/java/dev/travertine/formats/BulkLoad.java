@@ -78,12 +78,12 @@ public final class BulkLoad {
    * @param blockRows rows per part written (ClickHouse's max_insert_block_size); fewer when a worker's block
    *     would take more than its share (half the heap over the threads)
    * @param chunkBytes bytes of records a worker takes at a time
+   * @param format the text format (null for {@link FileLoad}'s binary formats)
    * @param checkpoint run once per chunk; throws to stop the load (cancellation, limits)
    */
   public record Options(TextFormat format, int threads, long maxErrors, int blockRows, int chunkBytes,
       Runnable checkpoint, Progress progress) {
     public Options {
-      Objects.requireNonNull(format);
       threads = Math.max(1, threads);
       blockRows = Math.max(Block.CHUNK, blockRows);
       chunkBytes = Math.max(1 << 12, chunkBytes);
@@ -199,6 +199,7 @@ public final class BulkLoad {
    */
   public static Result load(MergeTreeTable table, List<String> columns, List<Source> sources, Object[] defaults,
       Options o) throws IOException {
+    Objects.requireNonNull(o.format(), "a text format");
     TableSchema schema = table.definition().schema();
     long minDirect = table.definition().tableSettings().getLong(Settings.MIN_ROWS_FOR_DIRECT_PART);
     AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -246,16 +247,7 @@ public final class BulkLoad {
       if (t != null) {
         throw rethrow(t, sorted(samples, lines));
       }
-      long small = leftovers.stream().mapToLong(Block::rows).sum();
-      if (ins.writtenParts() == 0 && small < minDirect) {
-        for (Block b : leftovers) {
-          ins.addAll(b);
-        }
-      } else {
-        for (Block b : leftovers) {
-          ins.writeBlock(b);
-        }
-      }
+      writeLeftovers(ins, leftovers, minDirect);
       int parts = ins.writtenParts();
       long partBytes = ins.writtenBytes();
       o.checkpoint().run();
@@ -263,6 +255,23 @@ public final class BulkLoad {
       return new Result(rows, bad.get(), sorted(samples, lines), parts, partBytes, bytesRead.get());
     } finally {
       workers.shutdownNow();
+    }
+  }
+
+  /**
+   * The workers' last, partly filled blocks: written as parts, or, when the whole load is smaller
+   * than the table's direct-part threshold, added to the insert buffer like a small INSERT.
+   */
+  static void writeLeftovers(Inserter ins, List<Block> leftovers, long minDirect) throws IOException {
+    long small = leftovers.stream().mapToLong(Block::rows).sum();
+    if (ins.writtenParts() == 0 && small < minDirect) {
+      for (Block b : leftovers) {
+        ins.addAll(b);
+      }
+    } else {
+      for (Block b : leftovers) {
+        ins.writeBlock(b);
+      }
     }
   }
 

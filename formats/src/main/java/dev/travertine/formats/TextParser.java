@@ -158,7 +158,7 @@ final class TextParser {
     block = new Block(schema);
   }
 
-  private static Object zero(DataType t) {
+  static Object zero(DataType t) {
     return switch (t.kind()) {
       case BOOLEAN -> Boolean.FALSE;
       case TINYINT -> (byte) 0;

@@ -46,12 +46,34 @@ public final class Loader {
 
   private Loader() {}
 
-  public static int run(Options o, PrintStream out, PrintStream err) throws Exception {
-    if (o.url().startsWith(dev.travertine.jdbc.Driver.PREFIX) && !o.format().equals("orc")) {
-      return runEmbedded(o, out, err);
+  /** The format a file name's extension names ({@code .gz}/{@code .zst} looked through), else csv. */
+  public static String formatOf(String fileName) {
+    String n = fileName.toLowerCase(Locale.ROOT).replaceFirst("\\.(gz|gzip|zst|zstd)$", "");
+    if (n.endsWith(".parquet") || n.endsWith(".pq")) {
+      return "parquet";
     }
-    if (o.url().startsWith("jdbc:avatica:remote:") && !o.format().equals("orc")) {
+    if (n.endsWith(".orc")) {
+      return "orc";
+    }
+    if (n.endsWith(".tsv") || n.endsWith(".tab")) {
+      return "tsv";
+    }
+    return "csv";
+  }
+
+  private static boolean binary(String format) {
+    return format.equals("parquet") || format.equals("orc");
+  }
+
+  public static int run(Options o, PrintStream out, PrintStream err) throws Exception {
+    if (o.url().startsWith(dev.travertine.jdbc.Driver.PREFIX)) {
+      return binary(o.format()) ? runEmbeddedFiles(o, out, err) : runEmbedded(o, out, err);
+    }
+    if (o.url().startsWith("jdbc:avatica:remote:")) {
       return runHttp(o, out, err);
+    }
+    if (binary(o.format())) {
+      throw new IllegalArgumentException(o.format() + " files load embedded (--data) or through a Travertine server");
     }
     java.util.Properties p = new java.util.Properties();
     if (o.user() != null) {
@@ -177,6 +199,41 @@ public final class Loader {
     }
   }
 
+  /** Embedded Parquet or ORC: the engine reads the files' row groups or stripes in parallel, one commit. */
+  private static int runEmbeddedFiles(Options o, PrintStream out, PrintStream err) throws Exception {
+    java.util.Properties p = new java.util.Properties();
+    if (o.user() != null) {
+      p.setProperty("user", o.user());
+      p.setProperty("password", o.password() == null ? "" : o.password());
+    }
+    List<dev.travertine.formats.FileLoad.Input> inputs = new ArrayList<>();
+    long totalBytes = 0;
+    for (Path file : o.files()) {
+      inputs.add(dev.travertine.formats.FileLoad.Input.local(file));
+      totalBytes += Files.size(file);
+    }
+    var kind = o.format().equals("parquet") ? dev.travertine.formats.FileLoad.Kind.PARQUET
+        : dev.travertine.formats.FileLoad.Kind.ORC;
+    Progress progress = new Progress(totalBytes, o.terminal(), err);
+    try (Connection c = DriverManager.getConnection(o.url(), p)) {
+      dev.travertine.formats.BulkLoad.Result r;
+      try {
+        r = dev.travertine.calcite.TableLoad.load(c, new dev.travertine.calcite.TableLoad.FilesRequest(o.table(),
+            kind, inputs, progress::update, "LOAD " + o.files().size() + " file(s) INTO " + o.table() + " FORMAT "
+            + kind));
+      } catch (dev.travertine.formats.BulkLoad.BadInputException e) {
+        if (o.terminal()) {
+          err.print("\r");
+        }
+        err.println("stopped: " + e.getMessage());
+        return 1;
+      }
+      progress.done(r.rows());
+      out.printf(Locale.ROOT, "loaded %d rows into %s%n", r.rows(), o.table());
+      return 0;
+    }
+  }
+
   /**
    * Through a server: the files go as one streamed body to its HTTP insert
    * ({@code POST /?query=INSERT INTO t FORMAT CSV}), so the server's parallel loader reads them and
@@ -197,7 +254,12 @@ public final class Loader {
     }
     String user = o.user() != null ? o.user() : props.get("avatica_user");
     String password = o.user() != null ? o.password() : props.get("avatica_password");
-    String format = (o.format().equals("tsv") ? "TabSeparated" : "CSV") + (o.header() ? "WithNames" : "");
+    if (binary(o.format()) && o.files().size() != 1) {
+      throw new IllegalArgumentException("over a server, " + o.format() + " files load one per command"
+          + " (each is one insert); embedded (--data) several load as one");
+    }
+    String format = o.format().equals("parquet") ? "Parquet" : o.format().equals("orc") ? "ORC"
+        : (o.format().equals("tsv") ? "TabSeparated" : "CSV") + (o.header() ? "WithNames" : "");
     String query = "INSERT INTO " + quote(o.table()) + " FORMAT " + format;
     StringBuilder uri = new StringBuilder(base.endsWith("/") ? base : base + "/").append("?query=")
         .append(java.net.URLEncoder.encode(query, StandardCharsets.UTF_8));
@@ -212,7 +274,7 @@ public final class Loader {
       totalBytes += Files.size(f);
     }
     Progress progress = new Progress(totalBytes, o.terminal(), err);
-    InputStream body = bodyOf(o, progress);
+    InputStream body = binary(o.format()) ? Files.newInputStream(o.files().get(0)) : bodyOf(o, progress);
     java.net.http.HttpRequest.Builder req = java.net.http.HttpRequest.newBuilder(java.net.URI.create(uri.toString()))
         .POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> body))
         .header("Content-Type", "text/csv");
