@@ -73,7 +73,7 @@ public final class TravertineSchema extends AbstractSchema {
     b.put("numbers", TableFunctionImpl.create(NumbersTableFunction.class, "numbers"));
     b.put("check_table", TableFunctionImpl.create(CheckTableFunction.class, "check"));
     for (String scheme : List.of("file", "s3", "hdfs")) {
-      b.put(scheme, OrcFilesTable.macro(session, scheme));
+      b.put(scheme, FileTable.macro(session, scheme));
     }
     SchemaPlus p = plus;
     if (p != null) {

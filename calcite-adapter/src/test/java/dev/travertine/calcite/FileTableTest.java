@@ -20,8 +20,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** file() and s3() over plain ORC files written by ORC's own writer, with globs. */
-class OrcFilesTableTest {
+/** file() and s3() over plain ORC and Parquet files written by their own writers, with globs. */
+class FileTableTest {
   @TempDir Path dir;
   private static S3ProxyFixture s3;
 
@@ -78,6 +78,36 @@ class OrcFilesTableTest {
       SQLException e = assertThrows(SQLException.class,
           () -> one(c, "SELECT count(*) FROM TABLE(s3('hdfs://x/y/*.orc'))"));
       assertTrue(e.getMessage().contains("s3() needs a s3:// location"), e.getMessage());
+    }
+  }
+
+  @Test
+  void parquetFilesLocalAndOnS3() throws Exception {
+    try (FileIO io = FileIOs.open(dir.resolve("user_files").toString(), Map.of())) {
+      PlainParquetFiles.write(io, "pq/a.parquet", 0, 30_000);
+      PlainParquetFiles.write(io, "pq/b.parquet", 30_000, 20_000);
+      PlainParquetFiles.write(io, "pq/noext.bin", 0, 10);
+    }
+    try (FileIO io = FileIOs.open("s3://files-bucket/pq", s3.properties())) {
+      PlainParquetFiles.write(io, "2024/x.parquet", 0, 1000);
+      PlainParquetFiles.write(io, "2025/y.parquet", 1000, 1000);
+    }
+    try (Connection c = connect()) {
+      assertEquals("50000, 1249975000, 45000",
+          one(c, "SELECT count(*), sum(id), count(name) FROM TABLE(file('pq/*.parquet'))"));
+      assertEquals("n1234, 1970-08-23", one(c, "SELECT name, dt FROM TABLE(file('pq/*.parquet')) WHERE id = 1234"));
+      assertEquals("10", one(c, "SELECT count(*) FROM TABLE(file('pq/noext.bin', 'Parquet'))"));
+      assertEquals("2000, 1999000", one(c, "SELECT count(*), sum(id) FROM TABLE(s3('s3://files-bucket/pq/**.parquet'))"));
+      exec(c, "CREATE TABLE p (id BIGINT, name VARCHAR, dt DATE) ORDER BY id");
+      assertEquals(50_000, update(c, "INSERT INTO p SELECT * FROM TABLE(file('pq/?.parquet'))"));
+      assertEquals("50000, 5000, 1970-01-01, 1972-09-26",
+          one(c, "SELECT count(*), count(*) - count(name), min(dt), max(dt) FROM p"));
+      SQLException e = assertThrows(SQLException.class, () -> one(c, "SELECT count(*) FROM TABLE(file('pq/noext.bin'))"));
+      assertTrue(e.getMessage().contains("cannot tell the format of 'pq/noext.bin'"), e.getMessage());
+      e = assertThrows(SQLException.class, () -> one(c, "SELECT count(*) FROM TABLE(file('pq/a.parquet', 'Avro'))"));
+      assertTrue(e.getMessage().contains("unknown format 'Avro'"), e.getMessage());
+      e = assertThrows(SQLException.class, () -> one(c, "SELECT count(*) FROM TABLE(file('pq/noext.bin', 'ORC'))"));
+      assertTrue(e.getMessage().contains("noext.bin"), e.getMessage());
     }
   }
 }

@@ -1,5 +1,7 @@
 package dev.travertine.calcite;
 
+import dev.travertine.formats.FileLoad;
+import dev.travertine.formats.parquet.ParquetFileBatches;
 import dev.travertine.io.FileIO;
 import dev.travertine.io.FileIOs;
 import dev.travertine.io.FileInfo;
@@ -38,66 +40,97 @@ import org.apache.orc.RecordReader;
 import org.apache.orc.TypeDescription;
 
 /**
- * The table functions {@code file(pattern)}, {@code s3(pattern)} and {@code hdfs(pattern)} over
- * plain ORC files (ClickHouse's): {@code SELECT … FROM TABLE(s3('s3://bucket/dir/*.orc'))} and
- * {@code INSERT INTO t SELECT …}. The pattern's files (globs: {@code * ? ** {a,b}}) must share
- * one schema, read from the first file. Files are read through the same path as parts (ranges
- * coalesced into capped concurrent requests) and the next file is opened while one is read.
- * {@code file()} reads only under the data directory's {@code user_files} (as ClickHouse).
+ * The table functions {@code file(pattern [, format])}, {@code s3(…)} and {@code hdfs(…)} over
+ * plain ORC and Parquet files (ClickHouse's): {@code SELECT … FROM TABLE(s3('s3://bucket/dir/*.parquet'))}
+ * and {@code INSERT INTO t SELECT …}. The format is the second argument ({@code 'Parquet'},
+ * {@code 'ORC'}) or the pattern's extension. The pattern's files (globs: {@code * ? ** {a,b}})
+ * must share one schema, read from the first file. Files are read through the same storage as
+ * parts and the next file is opened while one is read. {@code file()} reads only under the data
+ * directory's {@code user_files} (as ClickHouse).
  */
-public final class OrcFilesTable extends AbstractTable implements ScannableTable, TranslatableTable {
+public final class FileTable extends AbstractTable implements ScannableTable, TranslatableTable {
   private final FileIO io;
   private final FileIOFileSystem fs;
   private final List<FileInfo> files;
   private final TableSchema schema;
   private final String scheme;
   private final String pattern;
+  private final FileLoad.Kind format;
 
-  private OrcFilesTable(FileIO io, List<FileInfo> files, TableSchema schema, String scheme, String pattern) {
+  private FileTable(FileIO io, List<FileInfo> files, TableSchema schema, String scheme, String pattern,
+      FileLoad.Kind format) {
     this.io = io;
     this.fs = OrcSupport.fileSystem(io);
     this.files = files;
     this.schema = schema;
     this.scheme = scheme;
     this.pattern = pattern;
+    this.format = format;
   }
 
   /** The macro behind one of the functions. */
   static TableMacro macro(TravertineSession session, String scheme) {
     return new TableMacro() {
       @Override public TranslatableTable apply(List<? extends Object> arguments) {
-        Object a = arguments.get(0);
-        String pattern = a instanceof org.apache.calcite.util.NlsString n ? n.getValue()
-            : a instanceof String str ? str : null;
+        String pattern = string(arguments.get(0));
         if (pattern == null) {
-          throw new IllegalArgumentException(scheme + "(pattern) needs a string literal, got " + (a == null ? "null" : a.getClass().getName() + " " + a));
+          Object a = arguments.get(0);
+          throw new IllegalArgumentException(scheme + "(pattern [, format]) needs a string literal, got "
+              + (a == null ? "null" : a.getClass().getName() + " " + a));
         }
-        return open(session, scheme, pattern);
+        String format = arguments.size() > 1 ? string(arguments.get(1)) : null;
+        return open(session, scheme, pattern, format);
       }
 
       @Override public List<FunctionParameter> getParameters() {
-        return List.of(new FunctionParameter() {
-          @Override public int getOrdinal() {
-            return 0;
-          }
-
-          @Override public String getName() {
-            return "pattern";
-          }
-
-          @Override public RelDataType getType(RelDataTypeFactory tf) {
-            return tf.createJavaType(String.class); // Calcite hands macros literal values of Java types only
-          }
-
-          @Override public boolean isOptional() {
-            return false;
-          }
-        });
+        return List.of(parameter(0, "pattern", false), parameter(1, "format", true));
       }
     };
   }
 
-  static OrcFilesTable open(TravertineSession session, String scheme, String pattern) {
+  private static String string(Object a) {
+    return a instanceof org.apache.calcite.util.NlsString n ? n.getValue() : a instanceof String str ? str : null;
+  }
+
+  private static FunctionParameter parameter(int ordinal, String name, boolean optional) {
+    return new FunctionParameter() {
+      @Override public int getOrdinal() {
+        return ordinal;
+      }
+
+      @Override public String getName() {
+        return name;
+      }
+
+      @Override public RelDataType getType(RelDataTypeFactory tf) {
+        return tf.createJavaType(String.class); // Calcite hands macros literal values of Java types only
+      }
+
+      @Override public boolean isOptional() {
+        return optional;
+      }
+    };
+  }
+
+  /** The format a function's argument names, or its pattern's extension. */
+  static FileLoad.Kind format(String scheme, String pattern, String format) {
+    if (format != null) {
+      return switch (format.toLowerCase(java.util.Locale.ROOT)) {
+        case "parquet" -> FileLoad.Kind.PARQUET;
+        case "orc" -> FileLoad.Kind.ORC;
+        default -> throw new IllegalArgumentException(scheme + "(): unknown format '" + format + "' (Parquet, ORC)");
+      };
+    }
+    FileLoad.Kind k = FileLoad.kindOf(pattern);
+    if (k == null) {
+      throw new IllegalArgumentException(scheme + "(): cannot tell the format of '" + pattern
+          + "' from its extension; give it as the second argument (Parquet, ORC)");
+    }
+    return k;
+  }
+
+  static FileTable open(TravertineSession session, String scheme, String pattern, String formatName) {
+    FileLoad.Kind format = format(scheme, pattern, formatName);
     String location = location(session, scheme, pattern);
     Globs.Split split = Globs.split(location);
     Map<String, String> props = session.database().storageProperties();
@@ -108,10 +141,17 @@ public final class OrcFilesTable extends AbstractTable implements ScannableTable
         throw new IllegalArgumentException("No files match " + pattern);
       }
       TableSchema schema;
-      try (Reader r = OrcSupport.openReader(OrcSupport.fileSystem(io), files.get(0).path(), files.get(0).length())) {
-        schema = schemaOf(r.getSchema(), files.get(0).path());
+      FileInfo first = files.get(0);
+      if (format == FileLoad.Kind.PARQUET) {
+        try (ParquetFileBatches p = ParquetFileBatches.open(io.newInputFile(first.path(), first.length()), first.path())) {
+          schema = nullable(p.schema());
+        }
+      } else {
+        try (Reader r = OrcSupport.openReader(OrcSupport.fileSystem(io), first.path(), first.length())) {
+          schema = schemaOf(r.getSchema(), first.path());
+        }
       }
-      return new OrcFilesTable(io, files, schema, scheme, pattern);
+      return new FileTable(io, files, schema, scheme, pattern, format);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + pattern + ": " + e.getMessage(), e);
     }
@@ -141,6 +181,11 @@ public final class OrcFilesTable extends AbstractTable implements ScannableTable
     }
   }
 
+  /** The columns as the scan returns them: nullable, so that files whose columns differ only in that agree. */
+  private static TableSchema nullable(TableSchema s) {
+    return new TableSchema(s.columns().stream().map(c -> new Column(c.name(), c.type(), true)).toList());
+  }
+
   private static TableSchema schemaOf(TypeDescription t, String file) {
     if (t.getCategory() != TypeDescription.Category.STRUCT || t.getChildren().isEmpty()) {
       throw new IllegalArgumentException("Cannot read " + file + ": its ORC schema is not a struct of columns");
@@ -157,43 +202,47 @@ public final class OrcFilesTable extends AbstractTable implements ScannableTable
   }
 
   @Override public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
-    return new Scan(context.getCluster(), relOptTable, scheme, pattern);
+    return new Scan(context.getCluster(), relOptTable, scheme, pattern, format.name());
   }
 
   /** Runs the scan: the files are listed again when the (possibly cached) plan executes. */
-  public static Enumerable<Object[]> scanFiles(DataContext root, String scheme, String pattern) {
+  public static Enumerable<Object[]> scanFiles(DataContext root, String scheme, String pattern, String format) {
     TravertineSession session = TravertineSchema.session(java.util.Objects.requireNonNull(root.getRootSchema()));
-    return open(session, scheme, pattern).scan(root);
+    return open(session, scheme, pattern, format).scan(root);
   }
 
-  /** The physical scan: generated code calls {@link #scanFiles(DataContext, String, String)}. */
+  /** The physical scan: generated code calls {@link #scanFiles(DataContext, String, String, String)}. */
   static final class Scan extends org.apache.calcite.rel.core.TableScan
       implements org.apache.calcite.adapter.enumerable.EnumerableRel {
     private final String scheme;
     private final String pattern;
+    private final String format;
 
-    Scan(org.apache.calcite.plan.RelOptCluster cluster, RelOptTable table, String scheme, String pattern) {
+    Scan(org.apache.calcite.plan.RelOptCluster cluster, RelOptTable table, String scheme, String pattern,
+        String format) {
       super(cluster, cluster.traitSetOf(org.apache.calcite.adapter.enumerable.EnumerableConvention.INSTANCE),
           List.of(), table);
       this.scheme = scheme;
       this.pattern = pattern;
+      this.format = format;
     }
 
     @Override public RelNode copy(org.apache.calcite.plan.RelTraitSet traitSet, List<RelNode> inputs) {
-      return new Scan(getCluster(), getTable(), scheme, pattern);
+      return new Scan(getCluster(), getTable(), scheme, pattern, format);
     }
 
     @Override public org.apache.calcite.rel.RelWriter explainTerms(org.apache.calcite.rel.RelWriter pw) {
-      return super.explainTerms(pw).item("files", scheme + "('" + pattern + "')");
+      return super.explainTerms(pw).item("files", scheme + "('" + pattern + "', '" + format + "')");
     }
 
     @Override public Result implement(org.apache.calcite.adapter.enumerable.EnumerableRelImplementor implementor,
         Prefer pref) {
       var physType = org.apache.calcite.adapter.enumerable.PhysTypeImpl.of(implementor.getTypeFactory(),
           getRowType(), org.apache.calcite.adapter.enumerable.JavaRowFormat.ARRAY);
-      var call = org.apache.calcite.linq4j.tree.Expressions.call(OrcFilesTable.class, "scanFiles", DataContext.ROOT,
+      var call = org.apache.calcite.linq4j.tree.Expressions.call(FileTable.class, "scanFiles", DataContext.ROOT,
           org.apache.calcite.linq4j.tree.Expressions.constant(scheme),
-          org.apache.calcite.linq4j.tree.Expressions.constant(pattern));
+          org.apache.calcite.linq4j.tree.Expressions.constant(pattern),
+          org.apache.calcite.linq4j.tree.Expressions.constant(format));
       return implementor.result(physType, org.apache.calcite.linq4j.tree.Blocks.toBlock(call));
     }
   }
@@ -206,31 +255,79 @@ public final class OrcFilesTable extends AbstractTable implements ScannableTable
     };
   }
 
-  /** Reads the files in order; the next file's reader is opened on the IO pool meanwhile. */
+  /** One file's rows as batches of the table's column types, in order. */
+  private interface FileBatches extends AutoCloseable {
+    /** The next batch (null at the end); the batch may be reused by the following call. */
+    VectorizedRowBatch next() throws IOException;
+
+    @Override void close() throws IOException;
+  }
+
+  private FileBatches openFile(FileInfo f) throws IOException {
+    if (format == FileLoad.Kind.PARQUET) {
+      ParquetFileBatches p = ParquetFileBatches.open(io.newInputFile(f.path(), f.length()), f.path());
+      TableSchema s = nullable(p.schema());
+      if (!s.equals(schema)) {
+        p.close();
+        throw new IllegalArgumentException("File " + f.path() + " of " + pattern + " has another schema ("
+            + s.columns() + ") than the first file");
+      }
+      int[] all = java.util.stream.IntStream.range(0, schema.size()).toArray();
+      return new FileBatches() {
+        private int group;
+        private final java.util.ArrayDeque<VectorizedRowBatch> ready = new java.util.ArrayDeque<>();
+
+        @Override public VectorizedRowBatch next() throws IOException {
+          while (ready.isEmpty() && group < p.rowGroups()) {
+            p.read(group++, all, ready::add);
+          }
+          return ready.poll();
+        }
+
+        @Override public void close() throws IOException {
+          p.close();
+        }
+      };
+    }
+    Reader r = OrcSupport.openReader(fs, f.path(), f.length());
+    TableSchema s = schemaOf(r.getSchema(), f.path());
+    if (!s.equals(schema)) {
+      r.close();
+      throw new IllegalArgumentException("File " + f.path() + " of " + pattern + " has another schema ("
+          + s.columns() + ") than the first file");
+    }
+    RecordReader rows = r.rows(r.options().schema(r.getSchema()));
+    VectorizedRowBatch batch = schema.orcSchema().createRowBatch(1024);
+    return new FileBatches() {
+      @Override public VectorizedRowBatch next() throws IOException {
+        return rows.nextBatch(batch) && batch.size > 0 ? batch : null;
+      }
+
+      @Override public void close() throws IOException {
+        rows.close();
+      }
+    };
+  }
+
+  /** Reads the files in order; the next file is opened on the IO pool meanwhile. */
   private final class FilesEnumerator implements Enumerator<Object[]> {
     private final TypeKind[] kinds = schema.columns().stream().map(c -> c.type().kind()).toArray(TypeKind[]::new);
     private int file = -1;
-    private CompletableFuture<RecordReader> next;
-    private RecordReader rows;
+    private CompletableFuture<FileBatches> next;
+    private FileBatches rows;
     private VectorizedRowBatch batch;
     private int pos;
     private Object[] current;
 
-    private CompletableFuture<RecordReader> openAsync(int i) {
+    private CompletableFuture<FileBatches> openAsync(int i) {
       FileInfo f = files.get(i);
       return CompletableFuture.supplyAsync(() -> {
         try {
-          Reader r = OrcSupport.openReader(fs, f.path(), f.length());
-          TableSchema s = schemaOf(r.getSchema(), f.path());
-          if (!s.equals(schema)) {
-            throw new IllegalArgumentException("File " + f.path() + " of " + pattern + " has another schema ("
-                + s.columns() + ") than the first file");
-          }
-          return r.rows(r.options().schema(r.getSchema()));
+          return openFile(f);
         } catch (IOException e) {
           throw new UncheckedIOException("Cannot read " + f.path() + ": " + e.getMessage(), e);
         }
-      }, IoPool.prefetchExecutor()); // opening reads the first stripe: it waits for reads on IoPool.executor()
+      }, IoPool.prefetchExecutor()); // opening reads the file's tail: it waits for reads on IoPool.executor()
     }
 
     @Override public Object[] current() {
@@ -240,7 +337,8 @@ public final class OrcFilesTable extends AbstractTable implements ScannableTable
     @Override public boolean moveNext() {
       try {
         while (batch == null || pos >= batch.size) {
-          if (rows == null || !rows.nextBatch(batch) || batch.size == 0) {
+          batch = rows == null ? null : rows.next();
+          if (batch == null) {
             if (rows != null) {
               rows.close();
               rows = null;
@@ -248,8 +346,6 @@ public final class OrcFilesTable extends AbstractTable implements ScannableTable
             if (!nextFile()) {
               return false;
             }
-            batch = schema.orcSchema().createRowBatch(1024);
-            batch.size = 0;
           }
           pos = 0;
         }
@@ -270,7 +366,7 @@ public final class OrcFilesTable extends AbstractTable implements ScannableTable
       if (file >= files.size()) {
         return false;
       }
-      CompletableFuture<RecordReader> f = next != null ? next : openAsync(file);
+      CompletableFuture<FileBatches> f = next != null ? next : openAsync(file);
       next = file + 1 < files.size() ? openAsync(file + 1) : null;
       try {
         rows = f.join();
