@@ -43,6 +43,11 @@ public class TravertinePrepare extends CalcitePrepareImpl {
         if (mutation != null) {
           return new MutationSignature<>(query.sql, mutation, context, session);
         }
+        IntoOutfile.Spec outfile = IntoOutfile.parse(query.sql);
+        if (outfile != null) {
+          CalciteSignature<Object[]> rows = prepareSql(context, Query.of(outfile.query()), Object[].class, -1);
+          return IntoOutfile.signature(query.sql, outfile, rows, context, session);
+        }
         // Plans are reused for the same SQL text until the next DDL (Calcite plans each time otherwise).
         boolean vectorized = session.settings().getBool(dev.travertine.mergetree.settings.Settings.VECTORIZED_EXECUTION);
         String key = maxRowCount + "|" + elementType + "|" + vectorized + "|" + query.sql;
