@@ -80,7 +80,7 @@ final class HttpInsert {
     } catch (IllegalArgumentException e) {
       fail(request, response, 400, 73, binary != null ? "Parquet and ORC columns go to the table's by name; leave out the"
           + " column list" : "Unknown format " + m.group(3) + " (CSV, CSVWithNames, TabSeparated, TSV,"
-          + " TabSeparatedWithNames, Parquet, ORC)");
+          + " TabSeparatedWithNames, JSONEachRow, Parquet, ORC)");
       return;
     }
     Properties settings = new Properties();

@@ -85,7 +85,7 @@ public final class TravertineCli {
       "                 -c connections and print QPS, rows/s and MiB/s read, result rows/s and",
       "                 latency percentiles, per query and overall (like clickhouse-benchmark).",
       "  load (-u URL | --data DIR | --host H [--port N] [--user U --password P])",
-      "       --table T [--format csv|tsv|parquet|orc] [--header] [--max-errors N] [--delimiter C]",
+      "       --table T [--format csv|tsv|jsoneachrow|parquet|orc] [--header] [--max-errors N] [--delimiter C]",
       "       [--null-string S] [--batch N] FILE...",
       "                 Bulk load files (.gz and .zst are decompressed) with a progress display,",
       "                 as one insert: all rows or none. The format defaults to the first file's",
@@ -308,8 +308,11 @@ public final class TravertineCli {
     if (format == null) {
       format = dev.travertine.server.tools.Loader.formatOf(files.get(0).getFileName().toString());
     }
-    if (!List.of("csv", "tsv", "orc", "parquet").contains(format)) {
-      return usageError(err, "load: unsupported format '" + format + "' (csv, tsv, parquet or orc)");
+    if (List.of("jsonlines", "ndjson", "json").contains(format)) {
+      format = "jsoneachrow";
+    }
+    if (!List.of("csv", "tsv", "jsoneachrow", "orc", "parquet").contains(format)) {
+      return usageError(err, "load: unsupported format '" + format + "' (csv, tsv, jsoneachrow, parquet or orc)");
     }
     for (Path f : files) {
       if (!java.nio.file.Files.isRegularFile(f)) {

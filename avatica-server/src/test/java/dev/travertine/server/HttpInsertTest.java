@@ -125,13 +125,46 @@ class HttpInsertTest {
       assertEquals(404, r.statusCode(), r.body());
       r = post(s, "alice", "s3cret", "INSERT INTO t FORMAT Parquet", body, null);
       assertEquals(400, r.statusCode());
-      assertTrue(r.body().contains("Unknown format Parquet"), r.body());
+      assertTrue(r.body().contains("Cannot read body as Parquet"), r.body());
+      r = post(s, "alice", "s3cret", "INSERT INTO t FORMAT Avro", body, null);
+      assertEquals(400, r.statusCode());
+      assertTrue(r.body().contains("Unknown format Avro"), r.body());
       r = post(s, "alice", "s3cret", "SELECT 1", new byte[0], null);
       assertEquals(400, r.statusCode());
       r = post(s, "alice", "s3cret", "INSERT INTO t FORMAT CSV&no_such_setting=1", body, null);
       assertEquals(400, r.statusCode(), r.body());
       assertTrue(r.body().contains("Unknown setting: no_such_setting"), r.body());
       assertEquals(100_000 + 99_999 + 3, count(c, "t"));
+
+      // JSON lines and Parquet bodies: columns by name, one insert each.
+      r = post(s, "alice", "s3cret", "INSERT INTO t FORMAT JSONEachRow",
+          "{\"k\": -10, \"v\": \"j\"}\n{\"v\": \"k\", \"k\": -11, \"extra\": [1]}\n".getBytes(StandardCharsets.UTF_8), null);
+      assertEquals(200, r.statusCode(), r.body());
+      java.nio.file.Path pq = dir.resolve("rows.parquet");
+      var schema = new dev.travertine.mergetree.schema.TableSchema(List.of(
+          new dev.travertine.mergetree.schema.Column("v", dev.travertine.mergetree.schema.DataType.varchar(-1), true),
+          new dev.travertine.mergetree.schema.Column("k", dev.travertine.mergetree.schema.DataType.of(
+              dev.travertine.mergetree.schema.TypeKind.BIGINT), false)));
+      var out = new dev.travertine.io.local.LocalFileIO(dir, false).newOutputFile("rows.parquet").create();
+      try (var w = new dev.travertine.formats.parquet.ParquetRowWriter(
+          dev.travertine.formats.parquet.ParquetIO.output("rows.parquet", out), schema)) {
+        for (long k = -20; k > -25; k--) {
+          w.write(new Object[] {"p" + k, k});
+        }
+      }
+      out.close();
+      r = post(s, "alice", "s3cret", "INSERT INTO t FORMAT Parquet", java.nio.file.Files.readAllBytes(pq), null);
+      assertEquals(200, r.statusCode(), r.body());
+      try (Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT count(*), min(k), max(v) FROM t WHERE k <= -10")) {
+        rs.next();
+        assertEquals("7 -24 p-24", rs.getLong(1) + " " + rs.getLong(2) + " " + rs.getString(3));
+      }
+      r = post(s, "alice", "s3cret", "INSERT INTO t (k) FORMAT Parquet", java.nio.file.Files.readAllBytes(pq), null);
+      assertEquals(400, r.statusCode(), r.body());
+      try (var files = java.nio.file.Files.list(dir.resolve("data").resolve("tmp"))) {
+        assertEquals(0, files.count(), "the spooled body is deleted");
+      }
     }
   }
 

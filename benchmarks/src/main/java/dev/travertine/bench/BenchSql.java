@@ -27,6 +27,22 @@ final class BenchSql {
     }
   }
 
+  /** Every row, columns joined with ", ". */
+  static java.util.List<String> rows(Connection c, String sql) throws SQLException {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+          sb.append(i > 1 ? ", " : "").append(rs.getString(i));
+        }
+        out.add(sb.toString());
+      }
+    }
+    return out;
+  }
+
   /** A counter of system.events (0 when it has not counted yet). */
   static long event(Connection c, String name) throws SQLException {
     return Long.parseLong(one(c, "SELECT coalesce(max(\"value\"), 0) FROM system.events WHERE event = '" + name

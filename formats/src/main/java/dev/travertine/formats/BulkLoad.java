@@ -337,7 +337,7 @@ public final class BulkLoad {
           o.checkpoint().run();
           int start = 0;
           if (mapping == null) {
-            if (o.format().header()) {
+            if (o.format().header() && o.format().kind() != TextFormat.Kind.JSON_EACH_ROW) {
               List<String> names = new ArrayList<>();
               start = headerParser.header(c, names);
               mapping = TextParser.Mapping.byName(name, schema, names);

@@ -113,7 +113,9 @@ public final class FileLoad {
     Reader r;
     try {
       r = OrcSupport.openReader(OrcSupport.fileSystem(in.io()), in.path(), in.length());
-    } catch (IOException | RuntimeException e) {
+    } catch (org.apache.orc.FileFormatException | RuntimeException e) {
+      throw new IllegalArgumentException("Cannot read " + in.name() + " as ORC: " + e.getMessage(), e);
+    } catch (IOException e) {
       throw new IOException("Cannot read " + in.name() + " as ORC: " + e.getMessage(), e);
     }
     TypeDescription t = r.getSchema();

@@ -87,14 +87,14 @@ final class RecordChunks {
         throw new IOException("byte " + offset + ": a record longer than " + maxRecordBytes + " bytes"
             + (format.kind() == TextFormat.Kind.CSV ? " (or a quote that is never closed)" : ""));
       }
-      scanned = format.kind() == TextFormat.Kind.TSV ? len : 0;
+      scanned = format.kind() != TextFormat.Kind.CSV ? len : 0;
       buf = Arrays.copyOf(buf, (int) Math.min(maxRecordBytes, 2L * buf.length));
     }
   }
 
   /** Position after the last record end in {@code buf[0, len)}, or 0 if none. */
   private int lastRecordEnd(byte[] buf, int from, int len) {
-    if (format.kind() == TextFormat.Kind.TSV) {
+    if (format.kind() != TextFormat.Kind.CSV) { // TSV and JSON lines: no raw line break inside a record
       int p = lastIndexOf(buf, from, len, (byte) '\n');
       return p + 1;
     }

@@ -24,7 +24,7 @@ import java.util.Locale;
 public record TextFormat(Kind kind, byte delimiter, byte quote, byte escape, boolean header, String nullString,
     boolean emptyAsDefault) {
   /** The formats. */
-  public enum Kind { CSV, TSV }
+  public enum Kind { CSV, TSV, JSON_EACH_ROW }
 
   public TextFormat {
     if (delimiter == '\n' || delimiter == '\r' || (kind == Kind.CSV && delimiter == quote)) {
@@ -39,17 +39,23 @@ public record TextFormat(Kind kind, byte delimiter, byte quote, byte escape, boo
     return new TextFormat(Kind.CSV, (byte) ',', (byte) '"', (byte) '"', false, null, true);
   }
 
+  /** Newline-delimited JSON objects (ClickHouse's JSONEachRow): keys name the columns. */
+  public static TextFormat jsonEachRow() {
+    return new TextFormat(Kind.JSON_EACH_ROW, (byte) ',', (byte) '"', (byte) '\\', false, null, true);
+  }
+
   public static TextFormat tsv() {
     return new TextFormat(Kind.TSV, (byte) '\t', (byte) '"', (byte) '\\', false, null, true);
   }
 
-  /** {@code csv}, {@code tsv} (or {@code tabseparated}), case-insensitive. */
+  /** {@code csv}, {@code tsv} (or {@code tabseparated}), {@code jsoneachrow} (or {@code ndjson}), case-insensitive. */
   public static TextFormat named(String name) {
     return switch (name.toLowerCase(Locale.ROOT)) {
       case "csv", "csvwithnames" -> name.equalsIgnoreCase("csvwithnames") ? csv().withHeader(true) : csv();
       case "tsv", "tabseparated" -> tsv();
       case "tsvwithnames", "tabseparatedwithnames" -> tsv().withHeader(true);
-      default -> throw new IllegalArgumentException("Unknown text format '" + name + "' (csv, tsv)");
+      case "jsoneachrow", "jsonlines", "ndjson", "json" -> jsonEachRow();
+      default -> throw new IllegalArgumentException("Unknown text format '" + name + "' (csv, tsv, jsoneachrow)");
     };
   }
 

@@ -214,6 +214,12 @@ final class TextParser {
    * of the chunk (so that line numbers can be made absolute once every chunk before is parsed).
    */
   long parse(RecordChunks.Chunk c, int start, Mapping m, Sink sink) throws IOException {
+    if (f.kind() == TextFormat.Kind.JSON_EACH_ROW) {
+      if (json == null) {
+        json = new JsonLines(this, names);
+      }
+      return json.parse(c, start, m, sink);
+    }
     byte[] b = c.buf();
     int end = c.end();
     long line = start == 0 ? 0 : RecordChunks.count(b, 0, start, (byte) '\n');
@@ -286,6 +292,42 @@ final class TextParser {
       }
     }
     return line;
+  }
+
+  private JsonLines json;
+
+  /** Stores a value of column {@code col} in the row being parsed (JSON lines); returns why it is bad, or null. */
+  String storeValue(int col, byte[] b, int s, int e, boolean isNull) {
+    fb = b;
+    fs = s;
+    fe = e;
+    nullMarker = isNull;
+    quoted = !isNull;
+    return store(col, batch.size);
+  }
+
+  boolean isStringColumn(int col) {
+    return kinds[col].isString();
+  }
+
+  /** Stores column {@code col}'s default in the row being parsed. */
+  String storeMissing(int col) {
+    return storeDefault(col, batch.size);
+  }
+
+  /** Ends the row being parsed (its values are stored); hands a full block to the sink. */
+  void endRow(Sink sink, int bytes) throws IOException {
+    batch.size++;
+    batchBytes += bytes;
+    rows++;
+    if (batch.size == Block.CHUNK) {
+      flushBatch();
+      if (block.rows() >= blockRows || block.estimatedBytes() >= blockBytes) {
+        Block full = block;
+        block = new Block(schema);
+        sink.full(full);
+      }
+    }
   }
 
   private void flushBatch() {

@@ -319,9 +319,12 @@ class FileLoadTest {
     assertTrue(e.getMessage().contains("column tags is of a nested Parquet type (LIST)"), e.getMessage());
 
     Files.writeString(dir.resolve("not.parquet"), "id,x\n1,2\n");
-    var e3 = assertThrows(IOException.class, () -> FileLoad.load(t, inputs(dir.resolve("not.parquet")),
+    var e3 = assertThrows(IllegalArgumentException.class, () -> FileLoad.load(t, inputs(dir.resolve("not.parquet")),
         FileLoad.Kind.PARQUET, null, true, options(1)));
     assertTrue(e3.getMessage().contains("not.parquet as Parquet"), e3.getMessage());
+    var e4 = assertThrows(IllegalArgumentException.class, () -> FileLoad.load(t, inputs(dir.resolve("not.parquet")),
+        FileLoad.Kind.ORC, null, true, options(1)));
+    assertTrue(e4.getMessage().contains("not.parquet as ORC"), e4.getMessage());
   }
 
   @Test void orcFilesLoadByStripesWithConversion() throws IOException {

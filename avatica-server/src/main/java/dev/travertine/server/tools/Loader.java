@@ -58,6 +58,9 @@ public final class Loader {
     if (n.endsWith(".tsv") || n.endsWith(".tab")) {
       return "tsv";
     }
+    if (n.endsWith(".jsonl") || n.endsWith(".ndjson") || n.endsWith(".json")) {
+      return "jsoneachrow";
+    }
     return "csv";
   }
 
@@ -259,6 +262,7 @@ public final class Loader {
           + " (each is one insert); embedded (--data) several load as one");
     }
     String format = o.format().equals("parquet") ? "Parquet" : o.format().equals("orc") ? "ORC"
+        : o.format().equals("jsoneachrow") ? "JSONEachRow"
         : (o.format().equals("tsv") ? "TabSeparated" : "CSV") + (o.header() ? "WithNames" : "");
     String query = "INSERT INTO " + quote(o.table()) + " FORMAT " + format;
     StringBuilder uri = new StringBuilder(base.endsWith("/") ? base : base + "/").append("?query=")

@@ -55,13 +55,16 @@ public final class ParquetFileBatches implements Closeable {
     this.schema = ParquetSchemas.tableSchema(fileSchema, name);
   }
 
-  /** Opens a file and reads its footer; a file that is not Parquet fails with its name. */
+  /**
+   * Opens a file and reads its footer; a file that is not Parquet fails with an
+   * IllegalArgumentException naming it, storage failures with an IOException.
+   */
   public static ParquetFileBatches open(dev.travertine.io.InputFile file, String name) throws IOException {
     ParquetFileReader r;
     try {
       r = ParquetFileReader.open(ParquetIO.input(file), ParquetReadOptions.builder().build());
-    } catch (RuntimeException e) {
-      throw new IOException("Cannot read " + name + " as Parquet: " + e.getMessage(), e);
+    } catch (RuntimeException e) { // parquet-hadoop's word for "not a Parquet file"
+      throw new IllegalArgumentException("Cannot read " + name + " as Parquet: " + e.getMessage(), e);
     } catch (IOException e) {
       throw new IOException("Cannot read " + name + " as Parquet: " + e.getMessage(), e);
     }
