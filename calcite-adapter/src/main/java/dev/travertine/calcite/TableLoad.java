@@ -68,24 +68,43 @@ public final class TableLoad {
   }
 
   public static BulkLoad.Result load(TravertineSession session, FilesRequest r) throws IOException {
+    return tracked(session, r.table(), r.description() != null ? r.description()
+        : "LOAD INTO " + r.table() + " FORMAT " + r.kind().name(), r.progress(), (table, defaults, s, q, progress) ->
+        FileLoad.load(table, r.files(), r.kind(), defaults, s.getBool(Settings.INPUT_FORMAT_NULL_AS_DEFAULT),
+            options(s, null, 0, q, progress)));
+  }
+
+  public static BulkLoad.Result load(TravertineSession session, Request r) throws IOException {
+    return tracked(session, r.table(), r.description() != null ? r.description()
+        : "LOAD INTO " + r.table() + " FORMAT " + r.format().kind().name(), r.progress(), (table, defaults, s, q, progress) -> {
+          TextFormat format = r.format().withEmptyAsDefault(r.format().emptyAsDefault()
+              && s.getBool(Settings.INPUT_FORMAT_NULL_AS_DEFAULT));
+          long maxErrors = r.maxErrors() >= 0 ? r.maxErrors() : s.getLong(Settings.INPUT_FORMAT_ALLOW_ERRORS_NUM);
+          return BulkLoad.load(table, r.columns(), r.sources(), defaults, options(s, format, maxErrors, q, progress));
+        });
+  }
+
+  /** One load, given the table, its columns' defaults, the session's settings and the query it runs as. */
+  private interface Load {
+    BulkLoad.Result run(MergeTreeTable table, Object[] defaults, SessionSettings settings, QueryContext q,
+        BulkLoad.Progress progress) throws IOException;
+  }
+
+  /** Runs a load as a query of the session: listed, logged, stopped by KILL, a closed connection or a limit. */
+  private static BulkLoad.Result tracked(TravertineSession session, String tableName, String description,
+      BulkLoad.Progress progress, Load load) throws IOException {
     session.checkWritable("INSERT");
-    MergeTreeTable table = session.requireTable(r.table());
-    SessionSettings s = session.settings();
-    boolean nullAsDefault = s.getBool(Settings.INPUT_FORMAT_NULL_AS_DEFAULT);
+    MergeTreeTable table = session.requireTable(tableName);
     Object[] defaults = defaults(table.definition().schema());
     QueryRegistry registry = session.database().queries();
-    QueryContext q = QueryTracking.begin(session, r.description() != null ? r.description()
-        : "LOAD INTO " + r.table() + " FORMAT " + r.kind().name());
+    QueryContext q = QueryTracking.begin(session, description);
     try {
-      BulkLoad.Options o = new BulkLoad.Options(null, (int) s.getLong(Settings.MAX_THREADS), 0,
-          (int) Math.min(Integer.MAX_VALUE, s.getLong(Settings.MAX_INSERT_BLOCK_SIZE)), 8 << 20, q::checkCancelled,
-          (rows, bytes) -> {
-            if (r.progress() != null) {
-              r.progress().update(rows, bytes);
-            }
-          });
-      BulkLoad.Result result = FileLoad.load(table, r.files(), r.kind(), defaults, nullAsDefault, o);
-      q.addReadRows(result.rows());
+      BulkLoad.Result result = load.run(table, defaults, session.settings(), q, (rows, bytes) -> {
+        if (progress != null) {
+          progress.update(rows, bytes);
+        }
+      });
+      q.addReadRows(result.rows() + result.badRows());
       q.addReadBytes(result.bytesRead());
       q.addResultRows(result.rows());
       registry.finish(q, null);
@@ -98,37 +117,12 @@ public final class TableLoad {
     }
   }
 
-  public static BulkLoad.Result load(TravertineSession session, Request r) throws IOException {
-    session.checkWritable("INSERT");
-    MergeTreeTable table = session.requireTable(r.table());
-    SessionSettings s = session.settings();
-    TextFormat format = r.format().withEmptyAsDefault(r.format().emptyAsDefault()
-        && s.getBool(Settings.INPUT_FORMAT_NULL_AS_DEFAULT));
-    long maxErrors = r.maxErrors() >= 0 ? r.maxErrors() : s.getLong(Settings.INPUT_FORMAT_ALLOW_ERRORS_NUM);
-    Object[] defaults = defaults(table.definition().schema());
-    QueryRegistry registry = session.database().queries();
-    QueryContext q = QueryTracking.begin(session, r.description() != null ? r.description()
-        : "LOAD INTO " + r.table() + " FORMAT " + format.kind().name());
-    try {
-      BulkLoad.Options o = new BulkLoad.Options(format, (int) s.getLong(Settings.MAX_THREADS), maxErrors,
-          (int) Math.min(Integer.MAX_VALUE, s.getLong(Settings.MAX_INSERT_BLOCK_SIZE)), 8 << 20, q::checkCancelled,
-          (rows, bytes) -> {
-            if (r.progress() != null) {
-              r.progress().update(rows, bytes);
-            }
-          });
-      BulkLoad.Result result = BulkLoad.load(table, r.columns(), r.sources(), defaults, o);
-      q.addReadRows(result.rows() + result.badRows());
-      q.addReadBytes(result.bytesRead());
-      q.addResultRows(result.rows());
-      registry.finish(q, null);
-      return result;
-    } catch (IOException | RuntimeException | Error e) {
-      registry.finish(q, e);
-      throw e;
-    } finally {
-      session.setCurrentQuery(null);
-    }
+  /** The session's max_threads and max_insert_block_size, the query's cancellation as checkpoint. */
+  private static BulkLoad.Options options(SessionSettings s, TextFormat format, long maxErrors, QueryContext q,
+      BulkLoad.Progress progress) {
+    return new BulkLoad.Options(format, (int) s.getLong(Settings.MAX_THREADS), maxErrors,
+        (int) Math.min(Integer.MAX_VALUE, s.getLong(Settings.MAX_INSERT_BLOCK_SIZE)), 8 << 20, q::checkCancelled,
+        progress);
   }
 
   /** Each column's constant DEFAULT as a storage value (null: none, so NULL or the type's zero). */

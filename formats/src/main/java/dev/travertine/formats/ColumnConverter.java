@@ -213,7 +213,7 @@ final class ColumnConverter {
   private void string(byte[] b, int s, int e, BytesColumnVector dst, int i, int j) throws BadValue {
     int max = to.precision();
     if (max > 0) {
-      int chars = e - s > max ? codePoints(b, s, e) : e - s;
+      int chars = e - s > max ? TextParser.codePoints(b, s, e) : e - s;
       if (chars > max) {
         throw new BadValue(i, "column " + name + ": '" + new String(b, s, Math.min(e - s, 100), StandardCharsets.UTF_8)
             + "' is longer than " + to);
@@ -279,15 +279,5 @@ final class ColumnConverter {
   private static void setMillis(TimestampColumnVector tv, int j, long millis) {
     tv.time[j] = millis;
     tv.nanos[j] = (int) Math.floorMod(millis, 1000L) * 1_000_000;
-  }
-
-  private static int codePoints(byte[] b, int s, int e) {
-    int n = 0;
-    for (int i = s; i < e; i++) {
-      if ((b[i] & 0xC0) != 0x80) {
-        n++;
-      }
-    }
-    return n;
   }
 }

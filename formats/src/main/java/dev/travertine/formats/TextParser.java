@@ -279,17 +279,7 @@ final class TextParser {
         sink.bad(m, c.seq(), recLine, bad);
         continue;
       }
-      batch.size++;
-      batchBytes += p - recStart;
-      rows++;
-      if (batch.size == Block.CHUNK) {
-        flushBatch();
-        if (block.rows() >= blockRows || block.estimatedBytes() >= blockBytes) {
-          Block full = block;
-          block = new Block(schema);
-          sink.full(full);
-        }
-      }
+      endRow(sink, p - recStart);
     }
     return line;
   }
@@ -662,7 +652,8 @@ final class TextParser {
   private byte[] arena = new byte[ARENA_BYTES];
   private int arenaUsed;
 
-  private static int codePoints(byte[] b, int s, int e) {
+  /** Characters of UTF-8 bytes {@code b[s, e)}. */
+  static int codePoints(byte[] b, int s, int e) {
     int n = 0;
     for (int i = s; i < e; i++) {
       if ((b[i] & 0xC0) != 0x80) {

@@ -80,7 +80,8 @@ class FileLoadTest {
       new Column("dt", DataType.of(TypeKind.DATE), true),
       new Column("ts", DataType.of(TypeKind.TIMESTAMP), true)));
 
-  private MergeTreeTable create(String name, TableSchema schema) throws IOException {
+  /** A table ORDER BY its first column, granules of 1,024 rows. */
+  static MergeTreeTable create(Database db, String name, TableSchema schema) throws IOException {
     db.createTable(new TableDefinition(name, schema, List.of(schema.column(0).name()), null, List.of(),
         Map.of("index_granularity", "1024"), List.of()), false);
     return db.table(name);
@@ -184,7 +185,7 @@ class FileLoadTest {
       assertEquals(expected, types);
       assertEquals(false, f.schema().column(0).nullable());
     }
-    MergeTreeTable t = create("all_types", ALL);
+    MergeTreeTable t = create(db, "all_types", ALL);
     BulkLoad.Result r = FileLoad.load(t, inputs(fa, fb), FileLoad.Kind.PARQUET, null, true, options(3));
     assertEquals(10_000, r.rows());
     assertTrue(r.parts() >= 2, "parts written in parallel: " + r.parts());
@@ -216,7 +217,7 @@ class FileLoadTest {
         new Column("n", DataType.of(TypeKind.SMALLINT), true),
         new Column("missing", DataType.varchar(-1), false, "'dflt'"),
         new Column("gone", DataType.of(TypeKind.DOUBLE), true)));
-    MergeTreeTable t = create("conv", table);
+    MergeTreeTable t = create(db, "conv", table);
     Object[] defaults = {null, null, null, null, "dflt", null};
     FileLoad.load(t, inputs(f), FileLoad.Kind.PARQUET, defaults, true, options(1));
     List<Object[]> got = rows(t);
@@ -243,7 +244,7 @@ class FileLoadTest {
     bad.set(4321, new Object[] {4321L, 300});
     writeParquet(dir.resolve("good.parquet"), file, good, 1 << 20);
     writeParquet(dir.resolve("bad.parquet"), file, bad, 1 << 20);
-    MergeTreeTable t = create("narrow", new TableSchema(List.of(new Column("id", DataType.of(TypeKind.BIGINT), false),
+    MergeTreeTable t = create(db, "narrow", new TableSchema(List.of(new Column("id", DataType.of(TypeKind.BIGINT), false),
         new Column("x", DataType.of(TypeKind.TINYINT), true))));
     var e = assertThrows(BulkLoad.BadInputException.class, () -> FileLoad.load(t,
         inputs(dir.resolve("good.parquet"), dir.resolve("bad.parquet")), FileLoad.Kind.PARQUET, null, true,
@@ -254,7 +255,7 @@ class FileLoadTest {
     assertEquals(List.of(), t.snapshot().parts(), "no part was committed");
 
     // a type that cannot be loaded is refused before reading
-    MergeTreeTable d = create("dates", new TableSchema(List.of(new Column("id", DataType.of(TypeKind.BIGINT), false),
+    MergeTreeTable d = create(db, "dates", new TableSchema(List.of(new Column("id", DataType.of(TypeKind.BIGINT), false),
         new Column("x", DataType.of(TypeKind.DATE), true))));
     var e2 = assertThrows(IllegalArgumentException.class, () -> FileLoad.load(d, inputs(dir.resolve("good.parquet")),
         FileLoad.Kind.PARQUET, null, true, options(1)));
@@ -298,7 +299,7 @@ class FileLoadTest {
         s.columns().stream().map(Column::type).toList());
     List<Column> cols = new ArrayList<>(s.columns());
     cols.set(0, new Column("id", DataType.of(TypeKind.BIGINT), false));
-    MergeTreeTable t = create("other", new TableSchema(cols));
+    MergeTreeTable t = create(db, "other", new TableSchema(cols));
     FileLoad.load(t, inputs(published), FileLoad.Kind.PARQUET, null, true, options(1));
     List<Object[]> got = rows(t);
     long ts = java.time.LocalDateTime.parse("2001-02-03T04:05:06.789").toInstant(java.time.ZoneOffset.UTC).toEpochMilli();
@@ -352,7 +353,7 @@ class FileLoadTest {
         w.addRowBatch(b);
       }
     }
-    MergeTreeTable t = create("from_orc", new TableSchema(List.of(new Column("id", DataType.of(TypeKind.BIGINT), false),
+    MergeTreeTable t = create(db, "from_orc", new TableSchema(List.of(new Column("id", DataType.of(TypeKind.BIGINT), false),
         new Column("name", DataType.varchar(-1), true))));
     AtomicInteger progress = new AtomicInteger();
     BulkLoad.Options o = new BulkLoad.Options(null, 2, 0, 4096, 1 << 20, null, (r, by) -> progress.incrementAndGet());
@@ -368,7 +369,7 @@ class FileLoadTest {
   @Test void aCancelledLoadLeavesNothing() throws IOException {
     Path f = dir.resolve("c.parquet");
     writeParquet(f, ALL, randomRows(20_000, 3), 64 << 10);
-    MergeTreeTable t = create("cancelled", ALL);
+    MergeTreeTable t = create(db, "cancelled", ALL);
     AtomicInteger batches = new AtomicInteger();
     BulkLoad.Options o = new BulkLoad.Options(null, 2, 0, 2048, 1 << 20, () -> {
       if (batches.incrementAndGet() > 12) {

@@ -9,7 +9,6 @@ import dev.travertine.mergetree.Database;
 import dev.travertine.mergetree.MergeTreeTable;
 import dev.travertine.mergetree.schema.Column;
 import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TableDefinition;
 import dev.travertine.mergetree.schema.TableSchema;
 import dev.travertine.mergetree.schema.TypeKind;
 import java.io.ByteArrayInputStream;
@@ -22,7 +21,6 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,19 +40,13 @@ class JsonLinesTest {
     db.close();
   }
 
-  private MergeTreeTable create(String name, TableSchema schema) throws IOException {
-    db.createTable(new TableDefinition(name, schema, List.of(schema.column(0).name()), null, List.of(),
-        Map.of("index_granularity", "1024"), List.of()), false);
-    return db.table(name);
-  }
-
   private static BulkLoad.Source text(String name, String content) {
     byte[] b = content.getBytes(StandardCharsets.UTF_8);
     return BulkLoad.Source.stream(name, b.length, new ByteArrayInputStream(b));
   }
 
   @Test void everyTypeByKeyWithEscapesNestedValuesAndDefaults() throws IOException {
-    MergeTreeTable t = create("j", FileLoadTest.ALL);
+    MergeTreeTable t = FileLoadTest.create(db, "j", FileLoadTest.ALL);
     String json = "{\"id\":1,\"b\":true,\"t\":-128,\"sm\":32767,\"i\":-2147483648,\"r\":1.5,\"d\":-0.125,"
         + "\"dec\":12.345,\"big\":\"-123456789012345678901.23456\",\"c\":\"ab\",\"s\":\"q\\\"\\\\\\n\\t\\u00e9\\ud83d\\ude00/\","
         + "\"dt\":\"2024-02-29\",\"ts\":\"2024-02-29 23:59:58.123\"}\n"
@@ -80,7 +72,7 @@ class JsonLinesTest {
   @Test void manyLinesAcrossChunksInAnyKeyOrder() throws IOException {
     TableSchema schema = new TableSchema(List.of(new Column("id", DataType.of(TypeKind.BIGINT), false),
         new Column("name", DataType.varchar(-1), true), new Column("v", DataType.of(TypeKind.DOUBLE), false)));
-    MergeTreeTable t = create("many", schema);
+    MergeTreeTable t = FileLoadTest.create(db, "many", schema);
     Random rnd = new Random(5);
     StringBuilder sb = new StringBuilder();
     List<Object[]> expected = new ArrayList<>();
@@ -108,7 +100,7 @@ class JsonLinesTest {
   @Test void aBadLineLoadsNothingAndNamesItsLine() throws IOException {
     TableSchema schema = new TableSchema(List.of(new Column("id", DataType.of(TypeKind.BIGINT), false),
         new Column("n", DataType.of(TypeKind.INTEGER), true)));
-    MergeTreeTable t = create("bad", schema);
+    MergeTreeTable t = FileLoadTest.create(db, "bad", schema);
     for (String[] c : new String[][] {
         {"{\"id\":1,\"n\":2}\n{\"id\":2,\"n\":\"x\"}\n", "b.json:2: column n: cannot read 'x' as INTEGER"},
         {"{\"id\":1}\n{\"id\":2,\"n\":[1]}\n", "b.json:2: column n: a nested JSON array fits only a string column"},
