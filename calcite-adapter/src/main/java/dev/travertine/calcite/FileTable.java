@@ -1,12 +1,15 @@
 package dev.travertine.calcite;
 
+import dev.travertine.formats.FileFormat;
 import dev.travertine.formats.FileLoad;
+import dev.travertine.formats.TextFiles;
 import dev.travertine.formats.parquet.ParquetFileBatches;
 import dev.travertine.io.FileIO;
 import dev.travertine.io.FileIOs;
 import dev.travertine.io.FileInfo;
 import dev.travertine.io.Globs;
 import dev.travertine.io.IoPool;
+import dev.travertine.io.SequentialStream;
 import dev.travertine.io.hadoop.FileIOFileSystem;
 import dev.travertine.mergetree.block.Vectors;
 import dev.travertine.mergetree.part.OrcSupport;
@@ -40,10 +43,12 @@ import org.apache.orc.RecordReader;
 import org.apache.orc.TypeDescription;
 
 /**
- * The table functions {@code file(pattern [, format])}, {@code s3(…)} and {@code hdfs(…)} over
- * plain ORC and Parquet files (ClickHouse's): {@code SELECT … FROM TABLE(s3('s3://bucket/dir/*.parquet'))}
- * and {@code INSERT INTO t SELECT …}. The format is the second argument ({@code 'Parquet'},
- * {@code 'ORC'}) or the pattern's extension. The pattern's files (globs: {@code * ? ** {a,b}})
+ * The table functions {@code file(pattern [, format [, structure]])}, {@code s3(…)} and
+ * {@code hdfs(…)} over plain files (ClickHouse's): {@code SELECT … FROM TABLE(s3('s3://bucket/dir/*.parquet'))}
+ * and {@code INSERT INTO t SELECT …}. The format is the second argument (see {@link FileFormat}) or
+ * the pattern's extension. ORC and Parquet files carry their columns; text files (CSV, TSV, JSON
+ * lines) take the structure argument ({@code 'id BIGINT, name VARCHAR'}) or the columns
+ * {@link TextFiles#infer} finds in the first file. The pattern's files (globs: {@code * ? ** {a,b}})
  * must share one schema, read from the first file. Files are read through the same storage as
  * parts and the next file is opened while one is read. {@code file()} reads only under the data
  * directory's {@code user_files} (as ClickHouse).
@@ -55,10 +60,12 @@ public final class FileTable extends AbstractTable implements ScannableTable, Tr
   private final TableSchema schema;
   private final String scheme;
   private final String pattern;
-  private final FileLoad.Kind format;
+  private final FileFormat format;
+  private final String structure;
+  private final boolean skipHeader;
 
   private FileTable(FileIO io, List<FileInfo> files, TableSchema schema, String scheme, String pattern,
-      FileLoad.Kind format) {
+      FileFormat format, String structure, boolean skipHeader) {
     this.io = io;
     this.fs = OrcSupport.fileSystem(io);
     this.files = files;
@@ -66,6 +73,8 @@ public final class FileTable extends AbstractTable implements ScannableTable, Tr
     this.scheme = scheme;
     this.pattern = pattern;
     this.format = format;
+    this.structure = structure;
+    this.skipHeader = skipHeader;
   }
 
   /** The macro behind one of the functions. */
@@ -75,15 +84,16 @@ public final class FileTable extends AbstractTable implements ScannableTable, Tr
         String pattern = string(arguments.get(0));
         if (pattern == null) {
           Object a = arguments.get(0);
-          throw new IllegalArgumentException(scheme + "(pattern [, format]) needs a string literal, got "
-              + (a == null ? "null" : a.getClass().getName() + " " + a));
+          throw new IllegalArgumentException(scheme + "(pattern [, format [, structure]]) needs a string literal,"
+              + " got " + (a == null ? "null" : a.getClass().getName() + " " + a));
         }
         String format = arguments.size() > 1 ? string(arguments.get(1)) : null;
-        return open(session, scheme, pattern, format);
+        String structure = arguments.size() > 2 ? string(arguments.get(2)) : null;
+        return open(session, scheme, pattern, format, structure);
       }
 
       @Override public List<FunctionParameter> getParameters() {
-        return List.of(parameter(0, "pattern", false), parameter(1, "format", true));
+        return List.of(parameter(0, "pattern", false), parameter(1, "format", true), parameter(2, "structure", true));
       }
     };
   }
@@ -113,24 +123,24 @@ public final class FileTable extends AbstractTable implements ScannableTable, Tr
   }
 
   /** The format a function's argument names, or its pattern's extension. */
-  static FileLoad.Kind format(String scheme, String pattern, String format) {
-    if (format != null) {
-      return switch (format.toLowerCase(java.util.Locale.ROOT)) {
-        case "parquet" -> FileLoad.Kind.PARQUET;
-        case "orc" -> FileLoad.Kind.ORC;
-        default -> throw new IllegalArgumentException(scheme + "(): unknown format '" + format + "' (Parquet, ORC)");
-      };
+  static FileFormat format(String scheme, String pattern, String format) {
+    if (format != null && !format.isEmpty() && !format.equalsIgnoreCase("auto")) {
+      FileFormat f = FileFormat.named(format);
+      if (f == null) {
+        throw new IllegalArgumentException(scheme + "(): unknown format '" + format + "' (" + FileFormat.NAMES + ")");
+      }
+      return f;
     }
-    FileLoad.Kind k = FileLoad.kindOf(pattern);
-    if (k == null) {
+    FileFormat f = FileFormat.ofExtension(pattern);
+    if (f == null) {
       throw new IllegalArgumentException(scheme + "(): cannot tell the format of '" + pattern
-          + "' from its extension; give it as the second argument (Parquet, ORC)");
+          + "' from its extension; give it as the second argument (" + FileFormat.NAMES + ")");
     }
-    return k;
+    return f;
   }
 
-  static FileTable open(TravertineSession session, String scheme, String pattern, String formatName) {
-    FileLoad.Kind format = format(scheme, pattern, formatName);
+  static FileTable open(TravertineSession session, String scheme, String pattern, String formatName,
+      String structure) {
     String location = location(session, scheme, pattern);
     Globs.Split split = Globs.split(location);
     Map<String, String> props = session.database().storageProperties();
@@ -140,9 +150,26 @@ public final class FileTable extends AbstractTable implements ScannableTable, Tr
       if (files.isEmpty()) {
         throw new IllegalArgumentException("No files match " + pattern);
       }
+      boolean named = formatName != null && !formatName.isEmpty() && !formatName.equalsIgnoreCase("auto");
+      FileFormat format = format(scheme, !named && FileFormat.ofExtension(pattern) == null
+          && FileFormat.ofExtension(files.get(0).path()) != null ? files.get(0).path() : pattern, formatName);
+      if (structure != null && !format.isText()) {
+        throw new IllegalArgumentException(scheme + "(): " + format.name() + " files carry their own columns;"
+            + " a structure is for text formats");
+      }
       TableSchema schema;
+      boolean skipHeader = false;
       FileInfo first = files.get(0);
-      if (format == FileLoad.Kind.PARQUET) {
+      if (format.isText()) {
+        if (structure != null) {
+          schema = FileFormat.structure(structure);
+        } else {
+          TextFiles.Inferred inferred = TextFiles.infer(SequentialStream.open(io.newInputFile(first.path(),
+              first.length()), 1 << 20), first.path(), format.text());
+          schema = inferred.schema();
+          skipHeader = inferred.header();
+        }
+      } else if (format.binary() == FileLoad.Kind.PARQUET) {
         try (ParquetFileBatches p = ParquetFileBatches.open(io.newInputFile(first.path(), first.length()), first.path())) {
           schema = nullable(p.schema());
         }
@@ -151,7 +178,7 @@ public final class FileTable extends AbstractTable implements ScannableTable, Tr
           schema = schemaOf(r.getSchema(), first.path());
         }
       }
-      return new FileTable(io, files, schema, scheme, pattern, format);
+      return new FileTable(io, files, schema, scheme, pattern, format, structure, skipHeader);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + pattern + ": " + e.getMessage(), e);
     }
@@ -202,33 +229,36 @@ public final class FileTable extends AbstractTable implements ScannableTable, Tr
   }
 
   @Override public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
-    return new Scan(context.getCluster(), relOptTable, scheme, pattern, format.name());
+    return new Scan(context.getCluster(), relOptTable, scheme, pattern, format.name(), structure);
   }
 
   /** Runs the scan: the files are listed again when the (possibly cached) plan executes. */
-  public static Enumerable<Object[]> scanFiles(DataContext root, String scheme, String pattern, String format) {
+  public static Enumerable<Object[]> scanFiles(DataContext root, String scheme, String pattern, String format,
+      String structure) {
     TravertineSession session = TravertineSchema.session(java.util.Objects.requireNonNull(root.getRootSchema()));
-    return open(session, scheme, pattern, format).scan(root);
+    return open(session, scheme, pattern, format, structure).scan(root);
   }
 
-  /** The physical scan: generated code calls {@link #scanFiles(DataContext, String, String, String)}. */
+  /** The physical scan: generated code calls {@link #scanFiles(DataContext, String, String, String, String)}. */
   static final class Scan extends org.apache.calcite.rel.core.TableScan
       implements org.apache.calcite.adapter.enumerable.EnumerableRel {
     private final String scheme;
     private final String pattern;
     private final String format;
+    private final String structure;
 
     Scan(org.apache.calcite.plan.RelOptCluster cluster, RelOptTable table, String scheme, String pattern,
-        String format) {
+        String format, String structure) {
       super(cluster, cluster.traitSetOf(org.apache.calcite.adapter.enumerable.EnumerableConvention.INSTANCE),
           List.of(), table);
       this.scheme = scheme;
       this.pattern = pattern;
       this.format = format;
+      this.structure = structure;
     }
 
     @Override public RelNode copy(org.apache.calcite.plan.RelTraitSet traitSet, List<RelNode> inputs) {
-      return new Scan(getCluster(), getTable(), scheme, pattern, format);
+      return new Scan(getCluster(), getTable(), scheme, pattern, format, structure);
     }
 
     @Override public org.apache.calcite.rel.RelWriter explainTerms(org.apache.calcite.rel.RelWriter pw) {
@@ -242,7 +272,8 @@ public final class FileTable extends AbstractTable implements ScannableTable, Tr
       var call = org.apache.calcite.linq4j.tree.Expressions.call(FileTable.class, "scanFiles", DataContext.ROOT,
           org.apache.calcite.linq4j.tree.Expressions.constant(scheme),
           org.apache.calcite.linq4j.tree.Expressions.constant(pattern),
-          org.apache.calcite.linq4j.tree.Expressions.constant(format));
+          org.apache.calcite.linq4j.tree.Expressions.constant(format),
+          org.apache.calcite.linq4j.tree.Expressions.constant(structure, String.class));
       return implementor.result(physType, org.apache.calcite.linq4j.tree.Blocks.toBlock(call));
     }
   }
@@ -264,7 +295,20 @@ public final class FileTable extends AbstractTable implements ScannableTable, Tr
   }
 
   private FileBatches openFile(FileInfo f) throws IOException {
-    if (format == FileLoad.Kind.PARQUET) {
+    if (format.isText()) {
+      TextFiles.Reader r = new TextFiles.Reader(SequentialStream.open(io.newInputFile(f.path(), f.length()), 4 << 20),
+          f.path(), format.text(), schema, skipHeader);
+      return new FileBatches() {
+        @Override public VectorizedRowBatch next() throws IOException {
+          return r.next();
+        }
+
+        @Override public void close() throws IOException {
+          r.close();
+        }
+      };
+    }
+    if (format.binary() == FileLoad.Kind.PARQUET) {
       ParquetFileBatches p = ParquetFileBatches.open(io.newInputFile(f.path(), f.length()), f.path());
       TableSchema s = nullable(p.schema());
       if (!s.equals(schema)) {

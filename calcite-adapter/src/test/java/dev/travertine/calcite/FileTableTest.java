@@ -110,4 +110,47 @@ class FileTableTest {
       assertTrue(e.getMessage().contains("noext.bin"), e.getMessage());
     }
   }
+
+  @Test
+  void textFilesWithInferredOrGivenColumns() throws Exception {
+    Path uf = java.nio.file.Files.createDirectories(dir.resolve("user_files/text"));
+    StringBuilder csv = new StringBuilder("id,name,price,day,ok\n");
+    for (int i = 0; i < 3000; i++) {
+      csv.append(i).append(",\"n ").append(i).append("\",").append(i / 4.0).append(",2024-01-")
+          .append(String.format("%02d", 1 + i % 28)).append(',').append(i % 2 == 0).append('\n');
+    }
+    java.nio.file.Files.writeString(uf.resolve("a.csv"), csv);
+    try (var out = new java.util.zip.GZIPOutputStream(java.nio.file.Files.newOutputStream(uf.resolve("b.csv.gz")))) {
+      out.write("id,name,price,day,ok\n5000,,0.5,2025-12-31,false\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    java.nio.file.Files.writeString(uf.resolve("plain.csv"), "1,x,2024-01-01\n2,,2024-01-02\n");
+    java.nio.file.Files.writeString(uf.resolve("t.tsv"), "7\tseven\\tab\n\\N\tnull id\n");
+    java.nio.file.Files.writeString(uf.resolve("j.jsonl"), "{\"k\": 1, \"s\": \"a\", \"when\": \"2024-05-06 07:08:09\"}\n"
+        + "{\"k\": 2.5, \"tags\": [1, 2], \"s\": null}\n");
+    java.nio.file.Files.writeString(uf.resolve("bad.csv"), "id,v\n1,2\n2,x\n");
+    try (Connection c = connect()) {
+      assertEquals("3001, 4503500, 1124625.5, 2024-01-01, 2025-12-31, 1500, 3000",
+          one(c, "SELECT count(*), sum(id), sum(price), min(\"day\"), max(\"day\"), count(*) FILTER (WHERE ok),"
+              + " count(name) FROM TABLE(file('text/*.csv*'))".replace("*.csv*", "{a.csv,b.csv.gz}")));
+      assertEquals("2, 3, 1, 2024-01-02",
+          one(c, "SELECT count(*), sum(c1), count(c2), max(c3) FROM TABLE(file('text/plain.csv'))"));
+      assertEquals("7 seven\tab;null null id;", String.join(";", JdbcTestSupport.rows(c,
+          "SELECT a, b FROM TABLE(file('text/t.tsv', 'TSV', 'a Nullable(Int64), b String')) ORDER BY a NULLS LAST"))
+          .replace(", ", " ") + ";");
+      assertEquals("2, 3.5, 2024-05-06 07:08:09.000, [1, 2], 1",
+          one(c, "SELECT count(*), sum(k), max(\"when\"), max(tags), count(s) FROM TABLE(file('text/j.jsonl'))"));
+      exec(c, "CREATE TABLE loaded (id BIGINT NOT NULL, name VARCHAR, price DOUBLE, \"day\" DATE, ok BOOLEAN) ORDER BY id");
+      assertEquals(3001, update(c, "INSERT INTO loaded SELECT * FROM TABLE(file('text/{a,b}.csv*', 'CSV'))"));
+      assertEquals("3001, 1", one(c, "SELECT count(*), count(*) - count(name) FROM loaded"));
+      SQLException e = assertThrows(SQLException.class, () -> one(c, "SELECT sum(v) FROM TABLE(file('text/bad.csv',"
+          + " 'CSVWithNames', 'id INT, v INT'))"));
+      assertTrue(e.getMessage().contains("bad.csv:3: column v: cannot read 'x' as INTEGER"), e.getMessage());
+      e = assertThrows(SQLException.class, () -> one(c, "SELECT count(*) FROM TABLE(file('text/plain.csv', 'CSV',"
+          + " 'a DECIMAL(10, 2), b BLOB'))"));
+      assertTrue(e.getMessage().contains("structure: unknown type 'BLOB'"), e.getMessage());
+      e = assertThrows(SQLException.class, () -> one(c, "SELECT count(*) FROM TABLE(file('text/plain.csv', 'Parquet',"
+          + " 'a INT'))"));
+      assertTrue(e.getMessage().contains("a structure is for text formats"), e.getMessage());
+    }
+  }
 }

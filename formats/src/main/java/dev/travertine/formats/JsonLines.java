@@ -252,7 +252,7 @@ final class JsonLines {
     return true;
   }
 
-  private static int skipSpace(byte[] b, int p, int end) {
+  static int skipSpace(byte[] b, int p, int end) {
     while (p < end && (b[p] == ' ' || b[p] == '\t')) {
       p++;
     }
@@ -269,7 +269,7 @@ final class JsonLines {
   }
 
   /** The position of the closing quote of a string starting at {@code p} (after its opening quote), or -1. */
-  private static int stringEnd(byte[] b, int p, int end) {
+  static int stringEnd(byte[] b, int p, int end) {
     while (p < end) {
       byte x = b[p];
       if (x == '\\') {
@@ -285,7 +285,7 @@ final class JsonLines {
   }
 
   /** The position after a balanced object or array starting at {@code p}, or -1. */
-  private static int nestedEnd(byte[] b, int p, int end) {
+  static int nestedEnd(byte[] b, int p, int end) {
     int depth = 0;
     while (p < end) {
       byte x = b[p];

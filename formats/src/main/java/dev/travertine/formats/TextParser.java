@@ -196,12 +196,29 @@ final class TextParser {
     if (p >= end) {
       return end;
     }
+    int next = fields(b, p, end, out, null);
+    if (next < 0) {
+      throw new IllegalArgumentException("line 1: the header has a malformed quoted field");
+    }
+    out.replaceAll(x -> x == null ? "" : x);
+    return next;
+  }
+
+  /**
+   * Reads the fields of the record at {@code p} as strings (NULL markers as null) into
+   * {@code out}, and in {@code quotedOut} (when not null) whether each was quoted; returns the
+   * position after the record, or -1 for a malformed quoted field.
+   */
+  int fields(byte[] b, int p, int end, List<String> out, List<Boolean> quotedOut) {
     while (true) {
       int next = scanField(b, p, end);
       if (next == BAD_QUOTE) {
-        throw new IllegalArgumentException("line 1: the header has a malformed quoted field");
+        return -1;
       }
-      out.add(new String(fb, fs, fe - fs, StandardCharsets.UTF_8));
+      out.add(nullMarker && !quoted ? null : new String(fb, fs, fe - fs, StandardCharsets.UTF_8));
+      if (quotedOut != null) {
+        quotedOut.add(quoted);
+      }
       if (next < 0) {
         return -next - 1;
       }
