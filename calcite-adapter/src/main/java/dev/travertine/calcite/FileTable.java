@@ -77,6 +77,27 @@ public final class FileTable extends AbstractTable implements ScannableTable, Tr
     this.skipHeader = skipHeader;
   }
 
+  TableSchema schema() {
+    return schema;
+  }
+
+  FileIO io() {
+    return io;
+  }
+
+  List<FileInfo> files() {
+    return files;
+  }
+
+  FileFormat format() {
+    return format;
+  }
+
+  /** Whether the first line of each (text) file was found to be a header and is skipped. */
+  boolean skipHeader() {
+    return skipHeader;
+  }
+
   /** The macro behind one of the functions. */
   static TableMacro macro(TravertineSession session, String scheme) {
     return new TableMacro() {

@@ -43,6 +43,10 @@ public class TravertinePrepare extends CalcitePrepareImpl {
         if (mutation != null) {
           return new MutationSignature<>(query.sql, mutation, context, session);
         }
+        FileInsert fromFiles = FileInsert.tryPrepare(session, query.sql, config);
+        if (fromFiles != null) {
+          return FileInsert.signature(query.sql, fromFiles, context, session);
+        }
         IntoOutfile.Spec outfile = IntoOutfile.parse(query.sql);
         if (outfile != null) {
           CalciteSignature<Object[]> rows = prepareSql(context, Query.of(outfile.query()), Object[].class, -1);

@@ -102,6 +102,16 @@ class FileTableTest {
       assertEquals(50_000, update(c, "INSERT INTO p SELECT * FROM TABLE(file('pq/?.parquet'))"));
       assertEquals("50000, 5000, 1970-01-01, 1972-09-26",
           one(c, "SELECT count(*), count(*) - count(name), min(dt), max(dt) FROM p"));
+      // that INSERT ran as one load through the Parquet reader (FileLoad), as its log entry and its errors show
+      assertEquals("50000, 50000", one(c, "SELECT result_rows, read_rows FROM system.query_log"
+          + " WHERE query LIKE 'INSERT INTO p SELECT%' AND exception IS NULL"));
+      exec(c, "CREATE TABLE narrow (id BIGINT, name VARCHAR, dt SMALLINT) ORDER BY id");
+      SQLException bad = assertThrows(SQLException.class,
+          () -> update(c, "INSERT INTO narrow SELECT * FROM TABLE(file('pq/a.parquet'))"));
+      assertTrue(bad.getMessage().contains("column dt: cannot load DATE values into SMALLINT"), bad.getMessage());
+      // a column list, or anything but SELECT *, takes Calcite's path
+      exec(c, "CREATE TABLE two (id BIGINT, name VARCHAR) ORDER BY id");
+      assertEquals(10, update(c, "INSERT INTO two SELECT id, name FROM TABLE(file('pq/a.parquet')) WHERE id < 10"));
       SQLException e = assertThrows(SQLException.class, () -> one(c, "SELECT count(*) FROM TABLE(file('pq/noext.bin'))"));
       assertTrue(e.getMessage().contains("cannot tell the format of 'pq/noext.bin'"), e.getMessage());
       e = assertThrows(SQLException.class, () -> one(c, "SELECT count(*) FROM TABLE(file('pq/a.parquet', 'Avro'))"));
