@@ -250,78 +250,81 @@ public final class FileTable extends AbstractTable implements ScannableTable, Tr
   }
 
   @Override public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
-    return new Scan(context.getCluster(), relOptTable, scheme, pattern, format.name(), structure);
+    return LogicalFileScan.create(context.getCluster(), relOptTable, this);
   }
 
-  /** Runs the scan: the files are listed again when the (possibly cached) plan executes. */
-  public static Enumerable<Object[]> scanFiles(DataContext root, String scheme, String pattern, String format,
-      String structure) {
-    TravertineSession session = TravertineSchema.session(java.util.Objects.requireNonNull(root.getRootSchema()));
-    return open(session, scheme, pattern, format, structure).scan(root);
+  /** What a plan keeps of this table to open it again when it runs (the files are listed again then). */
+  FileScanSpec spec(int[] projection) {
+    return new FileScanSpec(scheme, pattern, format.name(), structure, projection);
   }
 
-  /** The physical scan: generated code calls {@link #scanFiles(DataContext, String, String, String, String)}. */
-  static final class Scan extends org.apache.calcite.rel.core.TableScan
-      implements org.apache.calcite.adapter.enumerable.EnumerableRel {
-    private final String scheme;
-    private final String pattern;
-    private final String format;
-    private final String structure;
+  /** The table a spec names, its files listed now. */
+  static FileTable open(TravertineSession session, FileScanSpec spec) {
+    return open(session, spec.scheme(), spec.pattern(), spec.format(), spec.structure());
+  }
 
-    Scan(org.apache.calcite.plan.RelOptCluster cluster, RelOptTable table, String scheme, String pattern,
-        String format, String structure) {
-      super(cluster, cluster.traitSetOf(org.apache.calcite.adapter.enumerable.EnumerableConvention.INSTANCE),
-          List.of(), table);
-      this.scheme = scheme;
-      this.pattern = pattern;
-      this.format = format;
-      this.structure = structure;
-    }
-
-    @Override public RelNode copy(org.apache.calcite.plan.RelTraitSet traitSet, List<RelNode> inputs) {
-      return new Scan(getCluster(), getTable(), scheme, pattern, format, structure);
-    }
-
-    @Override public org.apache.calcite.rel.RelWriter explainTerms(org.apache.calcite.rel.RelWriter pw) {
-      return super.explainTerms(pw).item("files", scheme + "('" + pattern + "', '" + format + "')");
-    }
-
-    @Override public Result implement(org.apache.calcite.adapter.enumerable.EnumerableRelImplementor implementor,
-        Prefer pref) {
-      var physType = org.apache.calcite.adapter.enumerable.PhysTypeImpl.of(implementor.getTypeFactory(),
-          getRowType(), org.apache.calcite.adapter.enumerable.JavaRowFormat.ARRAY);
-      var call = org.apache.calcite.linq4j.tree.Expressions.call(FileTable.class, "scanFiles", DataContext.ROOT,
-          org.apache.calcite.linq4j.tree.Expressions.constant(scheme),
-          org.apache.calcite.linq4j.tree.Expressions.constant(pattern),
-          org.apache.calcite.linq4j.tree.Expressions.constant(format),
-          org.apache.calcite.linq4j.tree.Expressions.constant(structure, String.class));
-      return implementor.result(physType, org.apache.calcite.linq4j.tree.Blocks.toBlock(call));
-    }
+  String describe() {
+    return scheme + "('" + pattern + "', '" + format.name() + "'" + (structure == null ? "" : ", '" + structure + "'")
+        + ")";
   }
 
   @Override public Enumerable<Object[]> scan(DataContext root) {
-    return new AbstractEnumerable<>() {
-      @Override public Enumerator<Object[]> enumerator() {
-        return new FilesEnumerator();
-      }
-    };
+    int[] all = java.util.stream.IntStream.range(0, schema.size()).toArray();
+    return FileScan.rows(this, all);
   }
 
-  /** One file's rows as batches of the table's column types, in order. */
-  private interface FileBatches extends AutoCloseable {
-    /** The next batch (null at the end); the batch may be reused by the following call. */
+  /**
+   * One file's rows as batches of the projected columns ({@code projection}: table columns, in the
+   * batch's column order), each batch fresh (not reused by the next call).
+   */
+  interface FileBatches extends AutoCloseable {
+    /** The next batch, or null at the end. */
     VectorizedRowBatch next() throws IOException;
 
     @Override void close() throws IOException;
   }
 
-  private FileBatches openFile(FileInfo f) throws IOException {
+  /** Opens a Parquet file of this table; its columns must be the first file's. */
+  ParquetFileBatches openParquet(FileInfo f) throws IOException {
+    ParquetFileBatches p = ParquetFileBatches.open(io.newInputFile(f.path(), f.length()), f.path());
+    TableSchema s = nullable(p.schema());
+    if (!s.equals(schema)) {
+      p.close();
+      throw new IllegalArgumentException("File " + f.path() + " of " + pattern + " has another schema ("
+          + s.columns() + ") than the first file");
+    }
+    return p;
+  }
+
+  /** Rows of a Parquet or ORC file, from its footer. */
+  long rowCount(FileInfo f) throws IOException {
+    if (format.binary() == FileLoad.Kind.PARQUET) {
+      try (ParquetFileBatches p = ParquetFileBatches.open(io.newInputFile(f.path(), f.length()), f.path())) {
+        return p.totalRows();
+      }
+    }
+    try (Reader r = OrcSupport.openReader(fs, f.path(), f.length())) {
+      return r.getNumberOfRows();
+    }
+  }
+
+  /** Opens one file for reading the projected columns (Parquet and ORC read only those). */
+  FileBatches openFile(FileInfo f, int[] projection) throws IOException {
     if (format.isText()) {
       TextFiles.Reader r = new TextFiles.Reader(SequentialStream.open(io.newInputFile(f.path(), f.length()), 4 << 20),
           f.path(), format.text(), schema, skipHeader);
       return new FileBatches() {
         @Override public VectorizedRowBatch next() throws IOException {
-          return r.next();
+          VectorizedRowBatch b = r.next();
+          if (b == null) {
+            return null;
+          }
+          VectorizedRowBatch out = new VectorizedRowBatch(projection.length);
+          for (int i = 0; i < projection.length; i++) {
+            out.cols[i] = b.cols[projection[i]];
+          }
+          out.size = b.size;
+          return out;
         }
 
         @Override public void close() throws IOException {
@@ -330,21 +333,24 @@ public final class FileTable extends AbstractTable implements ScannableTable, Tr
       };
     }
     if (format.binary() == FileLoad.Kind.PARQUET) {
-      ParquetFileBatches p = ParquetFileBatches.open(io.newInputFile(f.path(), f.length()), f.path());
-      TableSchema s = nullable(p.schema());
-      if (!s.equals(schema)) {
-        p.close();
-        throw new IllegalArgumentException("File " + f.path() + " of " + pattern + " has another schema ("
-            + s.columns() + ") than the first file");
-      }
-      int[] all = java.util.stream.IntStream.range(0, schema.size()).toArray();
+      ParquetFileBatches p = openParquet(f);
       return new FileBatches() {
         private int group;
         private final java.util.ArrayDeque<VectorizedRowBatch> ready = new java.util.ArrayDeque<>();
 
         @Override public VectorizedRowBatch next() throws IOException {
           while (ready.isEmpty() && group < p.rowGroups()) {
-            p.read(group++, all, ready::add);
+            if (projection.length == 0) { // COUNT(*): row counts from the footer, nothing decoded
+              long n = p.rows(group++);
+              while (n > 0) {
+                VectorizedRowBatch b = new VectorizedRowBatch(0);
+                b.size = (int) Math.min(n, 1024);
+                n -= b.size;
+                ready.add(b);
+              }
+            } else {
+              p.read(group++, projection, ready::add);
+            }
           }
           return ready.poll();
         }
@@ -361,107 +367,33 @@ public final class FileTable extends AbstractTable implements ScannableTable, Tr
       throw new IllegalArgumentException("File " + f.path() + " of " + pattern + " has another schema ("
           + s.columns() + ") than the first file");
     }
-    RecordReader rows = r.rows(r.options().schema(r.getSchema()));
-    VectorizedRowBatch batch = schema.orcSchema().createRowBatch(1024);
+    TypeDescription fileType = r.getSchema();
+    boolean[] include = new boolean[fileType.getMaximumId() + 1];
+    include[0] = true;
+    for (int c : projection) {
+      TypeDescription child = fileType.getChildren().get(c);
+      for (int id = child.getId(); id <= child.getMaximumId(); id++) {
+        include[id] = true;
+      }
+    }
+    RecordReader rows = r.rows(r.options().schema(fileType).include(include));
     return new FileBatches() {
       @Override public VectorizedRowBatch next() throws IOException {
-        return rows.nextBatch(batch) && batch.size > 0 ? batch : null;
+        VectorizedRowBatch batch = fileType.createRowBatch(1024);
+        if (!rows.nextBatch(batch) || batch.size == 0) {
+          return null;
+        }
+        VectorizedRowBatch out = new VectorizedRowBatch(projection.length);
+        for (int i = 0; i < projection.length; i++) {
+          out.cols[i] = batch.cols[projection[i]];
+        }
+        out.size = batch.size;
+        return out;
       }
 
       @Override public void close() throws IOException {
         rows.close();
       }
     };
-  }
-
-  /** Reads the files in order; the next file is opened on the IO pool meanwhile. */
-  private final class FilesEnumerator implements Enumerator<Object[]> {
-    private final TypeKind[] kinds = schema.columns().stream().map(c -> c.type().kind()).toArray(TypeKind[]::new);
-    private int file = -1;
-    private CompletableFuture<FileBatches> next;
-    private FileBatches rows;
-    private VectorizedRowBatch batch;
-    private int pos;
-    private Object[] current;
-
-    private CompletableFuture<FileBatches> openAsync(int i) {
-      FileInfo f = files.get(i);
-      return CompletableFuture.supplyAsync(() -> {
-        try {
-          return openFile(f);
-        } catch (IOException e) {
-          throw new UncheckedIOException("Cannot read " + f.path() + ": " + e.getMessage(), e);
-        }
-      }, IoPool.prefetchExecutor()); // opening reads the file's tail: it waits for reads on IoPool.executor()
-    }
-
-    @Override public Object[] current() {
-      return current;
-    }
-
-    @Override public boolean moveNext() {
-      try {
-        while (batch == null || pos >= batch.size) {
-          batch = rows == null ? null : rows.next();
-          if (batch == null) {
-            if (rows != null) {
-              rows.close();
-              rows = null;
-            }
-            if (!nextFile()) {
-              return false;
-            }
-          }
-          pos = 0;
-        }
-        Object[] row = new Object[kinds.length];
-        for (int c = 0; c < kinds.length; c++) {
-          row[c] = Vectors.get(batch.cols[c], kinds[c], pos);
-        }
-        pos++;
-        current = row;
-        return true;
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot read " + pattern + ": " + e.getMessage(), e);
-      }
-    }
-
-    private boolean nextFile() {
-      file++;
-      if (file >= files.size()) {
-        return false;
-      }
-      CompletableFuture<FileBatches> f = next != null ? next : openAsync(file);
-      next = file + 1 < files.size() ? openAsync(file + 1) : null;
-      try {
-        rows = f.join();
-      } catch (java.util.concurrent.CompletionException e) {
-        throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
-      }
-      return true;
-    }
-
-    @Override public void reset() {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override public void close() {
-      try {
-        if (rows != null) {
-          rows.close();
-        }
-        if (next != null) {
-          next.thenAccept(r -> {
-            try {
-              r.close();
-            } catch (IOException e) {
-              // unused
-            }
-          });
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
   }
 }

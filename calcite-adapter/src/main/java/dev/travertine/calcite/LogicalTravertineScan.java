@@ -29,7 +29,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * and read-in-order. Staying in NONE lets the rules match it under any logical parent;
  * {@link TravertineTableScan#RULE} turns it into the physical scan.
  */
-public final class LogicalTravertineScan extends TableScan {
+public final class LogicalTravertineScan extends TableScan implements ProjectableScan {
   final TravertineTable travertineTable;
   final int[] projection;
   final @Nullable Predicate filter;
@@ -58,7 +58,15 @@ public final class LogicalTravertineScan extends TableScan {
     return new LogicalTravertineScan(cluster, traits, table, t, all, null, -1, false);
   }
 
-  LogicalTravertineScan withProjection(int[] p) {
+  @Override public int[] projection() {
+    return projection;
+  }
+
+  @Override public boolean ordered() {
+    return ordered;
+  }
+
+  @Override public LogicalTravertineScan withProjection(int[] p) {
     RelTraitSet traits = getTraitSet().replace(RelCollations.EMPTY);
     return new LogicalTravertineScan(getCluster(), traits, table, travertineTable, p, filter, limit, ordered);
   }
@@ -76,11 +84,6 @@ public final class LogicalTravertineScan extends TableScan {
   LogicalTravertineScan withOrder(RelCollation collation, long l) {
     RelTraitSet traits = getTraitSet().replaceIf(RelCollationTraitDef.INSTANCE, () -> collation);
     return new LogicalTravertineScan(getCluster(), traits, table, travertineTable, projection, filter, l, true);
-  }
-
-  /** A new projection never keeps a read-in-order collation (field indexes would change). */
-  boolean collationIsEmptyOrKept(int[] newProjection) {
-    return !ordered;
   }
 
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {

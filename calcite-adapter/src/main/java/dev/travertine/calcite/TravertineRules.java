@@ -41,13 +41,14 @@ public final class TravertineRules {
   private TravertineRules() {}
 
   public static final RelOptRule FILTER = new FilterRule();
-  public static final RelOptRule PROJECT = new ProjectRule();
+  public static final RelOptRule PROJECT = new ProjectRule(LogicalTravertineScan.class, "TravertineProjectRule");
+  public static final RelOptRule FILE_PROJECT = new ProjectRule(LogicalFileScan.class, "FileProjectRule");
   public static final RelOptRule SORT = new SortRule();
   public static final RelOptRule TO_ENUMERABLE = TravertineTableScan.RULE;
   public static final RelOptRule TABLE_MODIFY = TravertineTableModify.RULE;
 
-  public static final List<RelOptRule> ALL = List.of(FILTER, PROJECT, SORT, TO_ENUMERABLE, TABLE_MODIFY,
-      VectorizedScan.RULE, VectorizedFilter.RULE, VectorizedProject.RULE, VectorizedAggregate.RULE,
+  public static final List<RelOptRule> ALL = List.of(FILTER, PROJECT, FILE_PROJECT, SORT, TO_ENUMERABLE,
+      TABLE_MODIFY, FileScan.RULE, VectorizedScan.RULE, VectorizedScan.FILE_RULE, VectorizedFilter.RULE, VectorizedProject.RULE, VectorizedAggregate.RULE,
       VectorizedSort.RULE, VectorizedToEnumerable.RULE);
 
   public static void register(RelOptPlanner planner) {
@@ -149,13 +150,14 @@ public final class TravertineRules {
 
   /** Project on scan: the scan reads only the columns used; a Project remains for expressions. */
   static final class ProjectRule extends RelOptRule {
-    ProjectRule() {
-      super(operand(LogicalProject.class, operand(LogicalTravertineScan.class, none())), "TravertineProjectRule");
+    ProjectRule(Class<? extends org.apache.calcite.rel.core.TableScan> scanClass, String name) {
+      super(operand(LogicalProject.class, operand(scanClass, none())), name);
     }
 
     @Override public void onMatch(RelOptRuleCall call) {
       LogicalProject project = call.rel(0);
-      LogicalTravertineScan scan = call.rel(1);
+      ProjectableScan scan = (ProjectableScan) call.rel(1);
+      int[] projection = scan.projection();
       List<RexNode> exprs = project.getProjects();
       boolean allRefs = exprs.stream().allMatch(e -> e instanceof RexInputRef);
       if (allRefs) {
@@ -164,27 +166,27 @@ public final class TravertineRules {
         boolean dup = false;
         for (int i = 0; i < p.length; i++) {
           int idx = ((RexInputRef) exprs.get(i)).getIndex();
-          p[i] = scan.projection[idx];
+          p[i] = projection[idx];
           dup |= seen.get(idx);
           seen.set(idx);
         }
-        if (!dup && scan.collationIsEmptyOrKept(p)) {
+        if (!dup && !scan.ordered()) {
           call.transformTo(scan.withProjection(p));
           return;
         }
       }
       ImmutableBitSet used = RelOptUtil.InputFinder.bits(exprs, null);
-      if (used.cardinality() >= scan.projection.length || scan.ordered) {
+      if (used.cardinality() >= projection.length || scan.ordered()) {
         return;
       }
       int[] p = new int[used.cardinality()];
-      int[] remap = new int[scan.projection.length];
+      int[] remap = new int[projection.length];
       int k = 0;
       for (int i : used) {
         remap[i] = k;
-        p[k++] = scan.projection[i];
+        p[k++] = projection[i];
       }
-      LogicalTravertineScan narrowed = scan.withProjection(p);
+      RelNode narrowed = scan.withProjection(p);
       List<RexNode> newExprs = new ArrayList<>();
       RexShuttle shuttle = new RexShuttle() {
         @Override public RexNode visitInputRef(RexInputRef ref) {

@@ -41,16 +41,32 @@ public final class VectorizedRuntime {
 
   public static Enumerable<Object> run(DataContext root, VectorizedSpec spec) {
     TravertineSession session = TravertineSchema.session(root.getRootSchema());
+    if (spec.files() != null) {
+      return new AbstractEnumerable<>() {
+        @Override public Enumerator<Object> enumerator() {
+          FileTable files = FileTable.open(session, spec.files());
+          return new Rows(session, null, spec, new FileScanSource(files, spec.files().projection(),
+              session.settings(), session.database().context().scanPool()));
+        }
+      };
+    }
     MergeTreeTable table = session.requireTable(spec.scan().table());
     return new AbstractEnumerable<>() {
       @Override public Enumerator<Object> enumerator() {
-        return new Rows(session, table, spec);
+        return new Rows(session, table, spec, new Source(table, spec.scan(), session.settings()));
       }
     };
   }
 
+  /** A fragment's scan that counts what it read (for the query's limits and log). */
+  interface CountedSource extends ScanSource {
+    long rowsRead();
+
+    long bytesRead();
+  }
+
   /** The fragment's scan: the spec's table, filter and order with the session's read settings. */
-  private static final class Source implements ScanSource {
+  private static final class Source implements CountedSource {
     private final MergeTreeTable table;
     private final ScanSpec scan;
     private final Predicate filter;
@@ -124,7 +140,7 @@ public final class VectorizedRuntime {
       return new Workers(table.context().scanPool(), (int) settings.getLong(Settings.MAX_THREADS));
     }
 
-    synchronized long rowsRead() {
+    @Override public synchronized long rowsRead() {
       long n = 0;
       for (TableScanner s : opened) {
         n += s.rowsRead();
@@ -132,7 +148,7 @@ public final class VectorizedRuntime {
       return n;
     }
 
-    synchronized long bytesRead() {
+    @Override public synchronized long bytesRead() {
       long n = 0;
       for (TableScanner s : opened) {
         n += s.bytesRead();
@@ -145,7 +161,7 @@ public final class VectorizedRuntime {
   private static final class Rows implements Enumerator<Object> {
     private final TravertineSession session;
     private final VectorizedSpec spec;
-    private final Source source;
+    private final CountedSource source;
     private final QueryContext query;
     private final TypeKind[] kinds;
 
@@ -159,11 +175,12 @@ public final class VectorizedRuntime {
     private long attributedBytes;
     private Object current;
 
-    Rows(TravertineSession session, MergeTreeTable table, VectorizedSpec spec) {
+    /** @param table the table scanned, or null for files */
+    Rows(TravertineSession session, MergeTreeTable table, VectorizedSpec spec, CountedSource source) {
       this.session = session;
       this.spec = spec;
       this.table = table;
-      this.source = new Source(table, spec.scan(), session.settings());
+      this.source = source;
       this.query = session.currentQuery();
       var types = spec.fragment().outputTypes();
       this.kinds = types.stream().map(t -> t.kind()).toArray(TypeKind[]::new);
@@ -200,7 +217,7 @@ public final class VectorizedRuntime {
           SessionSettings s = session.settings();
           MemoryTracker memory = new MemoryTracker(s.getLong(Settings.MAX_MEMORY_USAGE));
           int batchSize = (int) s.getLong(Settings.MAX_BLOCK_SIZE);
-          if (ParallelReplicas.whyLocal(session, spec) == null) {
+          if (table != null && ParallelReplicas.whyLocal(session, spec) == null) {
             distributed = ParallelReplicas.start(session, table, spec, source, this::check, memory, batchSize);
           }
           it = distributed != null ? distributed.batches
@@ -215,7 +232,8 @@ public final class VectorizedRuntime {
           }
         }
       } catch (IOException e) {
-        throw new UncheckedIOException("Cannot read table " + spec.scan().table() + ": " + e.getMessage(), e);
+        throw new UncheckedIOException("Cannot read " + (table != null ? "table " + spec.scan().table()
+            : spec.files().scheme() + "('" + spec.files().pattern() + "')") + ": " + e.getMessage(), e);
       }
       int r = batch.sel()[k];
       var cols = batch.cols();

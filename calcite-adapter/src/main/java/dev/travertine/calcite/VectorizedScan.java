@@ -15,9 +15,10 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The scan that starts a vectorized fragment: what the logical scan absorbed (projection, pushed
- * filter with pruning, read-in-order, a LIMIT that becomes the fragment's first step), read by
- * the engine's parallel scanner.
+ * The scan that starts a vectorized fragment: of a MergeTree table, what the logical scan absorbed
+ * (projection, pushed filter with pruning, read-in-order, a LIMIT that becomes the fragment's
+ * first step), read by the engine's parallel scanner; or of files ({@code file()}, {@code s3()},
+ * {@code hdfs()}), their projected columns read by {@link FileScanSource}.
  */
 public final class VectorizedScan extends TableScan implements VectorizedRel {
   static final ConverterRule RULE = ConverterRule.Config.INSTANCE
@@ -28,6 +29,13 @@ public final class VectorizedScan extends TableScan implements VectorizedRel {
       .withRuleFactory(Rule::new)
       .toRule(Rule.class);
 
+  static final ConverterRule FILE_RULE = ConverterRule.Config.INSTANCE
+      .withConversion(LogicalFileScan.class,
+          s -> VectorizedRel.enabled() && VectorizedRel.engineTypes(s.getRowType()) != null,
+          Convention.NONE, CONVENTION, "VectorizedFileScanRule")
+      .withRuleFactory(Rule::new)
+      .toRule(Rule.class);
+
   /** Converts the logical scan. */
   static final class Rule extends ConverterRule {
     Rule(Config config) {
@@ -35,16 +43,34 @@ public final class VectorizedScan extends TableScan implements VectorizedRel {
     }
 
     @Override public @Nullable RelNode convert(RelNode rel) {
+      if (rel instanceof LogicalFileScan f) {
+        return new VectorizedScan(f.getTraitSet().replace(CONVENTION), null, f);
+      }
       LogicalTravertineScan scan = (LogicalTravertineScan) rel;
-      return new VectorizedScan(scan.getTraitSet().replace(CONVENTION), scan);
+      return new VectorizedScan(scan.getTraitSet().replace(CONVENTION), scan, null);
     }
   }
 
-  final LogicalTravertineScan logical;
+  /** The table scan, or null for files. */
+  final @Nullable LogicalTravertineScan logical;
+  /** The file scan, or null for a table. */
+  final @Nullable LogicalFileScan files;
 
-  VectorizedScan(RelTraitSet traits, LogicalTravertineScan logical) {
-    super(logical.getCluster(), traits, List.of(), logical.getTable());
+  VectorizedScan(RelTraitSet traits, @Nullable LogicalTravertineScan logical, @Nullable LogicalFileScan files) {
+    super((logical != null ? logical : files).getCluster(), traits, List.of(),
+        (logical != null ? logical : files).getTable());
     this.logical = logical;
+    this.files = files;
+  }
+
+  /** The table columns the scan reads, in field order. */
+  int[] projection() {
+    return logical != null ? logical.projection : files.projection;
+  }
+
+  /** The absorbed LIMIT (-1: none). */
+  long limit() {
+    return logical != null ? logical.limit : -1;
   }
 
   @Override public Step step() {
@@ -52,22 +78,22 @@ public final class VectorizedScan extends TableScan implements VectorizedRel {
   }
 
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-    return new VectorizedScan(traitSet, logical);
+    return new VectorizedScan(traitSet, logical, files);
   }
 
   @Override public RelDataType deriveRowType() {
-    return logical.getRowType();
+    return logical != null ? logical.getRowType() : files.getRowType();
   }
 
   @Override public double estimateRowCount(RelMetadataQuery mq) {
-    return logical.estimateRowCount(mq);
+    return logical != null ? logical.estimateRowCount(mq) : files.estimateRowCount(mq);
   }
 
   @Override public @Nullable RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
-    return logical.readCost(planner, mq);
+    return logical != null ? logical.readCost(planner, mq) : files.readCost(planner, mq);
   }
 
   @Override public RelWriter explainTerms(RelWriter pw) {
-    return logical.explainTerms(pw);
+    return logical != null ? logical.explainTerms(pw) : files.explainTerms(pw);
   }
 }

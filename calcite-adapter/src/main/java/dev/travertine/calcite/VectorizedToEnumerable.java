@@ -72,7 +72,11 @@ public final class VectorizedToEnumerable extends ConverterImpl implements Enume
     }
     try {
       VectorizedSpec spec = spec();
-      TravertineSession session = ((VectorizedScan) chain(getInput()).get(0)).logical.travertineTable.session();
+      VectorizedScan scan = (VectorizedScan) chain(getInput()).get(0);
+      if (scan.logical == null) {
+        return w; // files are read on this node
+      }
+      TravertineSession session = scan.logical.travertineTable.session();
       String exchange = session == null ? null : ParallelReplicas.describe(session, spec);
       return w.itemIf("exchange", exchange, exchange != null);
     } catch (RuntimeException e) {
@@ -108,18 +112,19 @@ public final class VectorizedToEnumerable extends ConverterImpl implements Enume
     List<Step> steps = new ArrayList<>();
     List<List<DataType>> types = new ArrayList<>();
     types.add(VectorizedRel.engineTypes(scan.getRowType()));
-    if (scan.logical.limit >= 0) {
+    if (scan.limit() >= 0) {
       // The scan's absorbed LIMIT comes before every operator above it.
-      steps.add(new Step.Sort(List.of(), 0, scan.logical.limit));
+      steps.add(new Step.Sort(List.of(), 0, scan.limit()));
       types.add(types.get(0));
     }
     for (RelNode r : rels.subList(1, rels.size())) {
       steps.add(((VectorizedRel) r).step());
       types.add(VectorizedRel.engineTypes(r.getRowType()));
     }
-    Fragment f = new Fragment(scan.logical.projection, steps, types);
+    Fragment f = new Fragment(scan.projection(), steps, types);
     List<String> out = getRowType().getFieldList().stream().map(x -> x.getType().getSqlTypeName().name()).toList();
-    return new VectorizedSpec(scan.logical.spec(), f, out);
+    return scan.logical != null ? new VectorizedSpec(scan.logical.spec(), null, f, out)
+        : new VectorizedSpec(null, scan.files.spec(), f, out);
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {

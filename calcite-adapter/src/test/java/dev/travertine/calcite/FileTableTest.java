@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -98,6 +99,26 @@ class FileTableTest {
       assertEquals("n1234, 1970-08-23", one(c, "SELECT name, dt FROM TABLE(file('pq/*.parquet')) WHERE id = 1234"));
       assertEquals("10", one(c, "SELECT count(*) FROM TABLE(file('pq/noext.bin', 'Parquet'))"));
       assertEquals("2000, 1999000", one(c, "SELECT count(*), sum(id) FROM TABLE(s3('s3://files-bucket/pq/**.parquet'))"));
+      // the engine's operators run over the files, reading only the columns used; the same answers without them
+      String plan = String.join("\n", JdbcTestSupport.rows(c, "EXPLAIN PLAN FOR SELECT dt, count(*)"
+          + " FROM TABLE(file('pq/*.parquet')) WHERE id % 3 = 0 GROUP BY dt"));
+      assertTrue(plan.contains("VectorizedAggregate(") && plan.contains("VectorizedFilter(")
+          && plan.contains("VectorizedScan(files=[file('pq/*.parquet', 'Parquet')], project=[[id, dt]])"), plan);
+      String[] queries = {
+          "SELECT dt, count(*), max(name), sum(id) FROM TABLE(file('pq/*.parquet')) WHERE id % 3 = 0 GROUP BY dt"
+              + " ORDER BY dt",
+          "SELECT count(*) FROM TABLE(file('pq/*.parquet'))",
+          "SELECT count(DISTINCT name), min(id), max(dt) FROM TABLE(file('pq/?.parquet'))",
+          "SELECT id, name FROM TABLE(file('pq/*.parquet')) WHERE name LIKE 'n4999%' ORDER BY id DESC LIMIT 3",
+          "SELECT c.id, c.name FROM TABLE(file('pq/a.parquet')) c JOIN TABLE(file('pq/noext.bin', 'Parquet')) o ON c.id = o.id"
+              + " WHERE c.id < 5 ORDER BY 1"};
+      for (String q : queries) {
+        exec(c, "SET vectorized_execution = 1");
+        List<String> vectorized = JdbcTestSupport.rows(c, q);
+        exec(c, "SET vectorized_execution = 0");
+        assertEquals(JdbcTestSupport.rows(c, q), vectorized, q);
+      }
+      exec(c, "SET vectorized_execution = 1");
       exec(c, "CREATE TABLE p (id BIGINT, name VARCHAR, dt DATE) ORDER BY id");
       assertEquals(50_000, update(c, "INSERT INTO p SELECT * FROM TABLE(file('pq/?.parquet'))"));
       assertEquals("50000, 5000, 1970-01-01, 1972-09-26",
