@@ -48,8 +48,12 @@ class IntoOutfileTest {
     try (Connection c = connect()) {
       fill(c);
       List<String> expected = JdbcTestSupport.rows(c, String.format(ALL, "src"));
-      for (String f : List.of("out/t.parquet", "out/t.csv", "out/t.tsv.gz", "out/t.tsv.zst")) {
+      for (String f : List.of("out/t.parquet", "out/t.csv", "out/t.tsv.gz", "out/t.tsv.zst", "out/t.jsonl")) {
         assertEquals(5003, update(c, "SELECT * FROM src INTO OUTFILE '" + f + "'"), f);
+        // and straight back through file(), columns and types inferred where the format carries no schema
+        if (!f.contains(".tsv")) {
+          assertEquals("5003", one(c, "SELECT count(*) FROM TABLE(file('" + f + "'))"), f);
+        }
         assertTrue(Files.size(dir.resolve("user_files").resolve(f)) > 0);
       }
       // Parquet back through file() and through the loader
@@ -59,9 +63,10 @@ class IntoOutfileTest {
           List.of(FileLoad.Input.local(dir.resolve("user_files/out/t.parquet"))), null, null));
       assertEquals(expected, JdbcTestSupport.rows(c, String.format(ALL, "back")));
       // CSV and TSV back through the text loader
-      for (String f : List.of("out/t.csv", "out/t.tsv.gz", "out/t.tsv.zst")) {
+      for (String f : List.of("out/t.csv", "out/t.tsv.gz", "out/t.tsv.zst", "out/t.jsonl")) {
         exec(c, "DELETE FROM back");
-        var format = f.contains(".csv") ? dev.travertine.formats.TextFormat.csv() : dev.travertine.formats.TextFormat.tsv();
+        var format = f.contains(".csv") ? dev.travertine.formats.TextFormat.csv()
+            : f.contains(".jsonl") ? dev.travertine.formats.TextFormat.jsonEachRow() : dev.travertine.formats.TextFormat.tsv();
         TableLoad.load(c, new TableLoad.Request("back", format, 0,
             List.of(dev.travertine.formats.BulkLoad.Source.file(dir.resolve("user_files").resolve(f))), null, null));
         assertEquals(expected, JdbcTestSupport.rows(c, String.format(ALL, "back")), f);
