@@ -51,11 +51,12 @@ public final class IngestBench {
     List<Double> duck = new ArrayList<>();
     boolean withDuck = Boolean.parseBoolean(System.getProperty("ingest.duckdb", "true"));
     boolean withHttp = Boolean.parseBoolean(System.getProperty("ingest.http", "true"));
-    try (ServerProcess server = withHttp ? ServerProcess.start(dataDir.resolve("ingest-server"), threads) : null) {
+    try (ServerProcess server = withHttp ? ServerProcess.start(dataDir.resolve("ingest-server"), threads,
+        dataDir.resolve("ingest-server.log")) : null) {
       for (int run = 0; run < runs; run++) {
         trav.add(travertine(dataDir.resolve("ingest-travertine"), csv, rows, threads, run == runs - 1));
         if (server != null) {
-          http.add(server.load(csv, rows));
+          http.add(load(server, csv, rows));
         }
         if (withDuck) {
           duck.add(duckdb(dataDir.resolve("ingest-duckdb.db"), csv, rows, threads));
@@ -83,93 +84,29 @@ public final class IngestBench {
     System.out.printf(Locale.ROOT, "%s: first %.2f s, later %.2f s%s%n", what, first, later, ratio);
   }
 
-  /** A real {@code travertine server} process on a loopback port; loads go to its HTTP insert. */
-  private static final class ServerProcess implements AutoCloseable {
-    private final Process process;
-    private final int port;
-
-    private ServerProcess(Process process, int port) {
-      this.process = process;
-      this.port = port;
-    }
-
-    static ServerProcess start(Path dir, int threads) throws Exception {
-      HitsEngine.deleteAll(dir);
-      int port;
-      try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-        port = s.getLocalPort();
+  /** A fresh table on the server, then the CSV as one streamed HTTP insert; returns the seconds it took. */
+  private static double load(ServerProcess server, Path csv, long rows) throws Exception {
+    try (Connection c = server.connect()) {
+      BenchSql.exec(c, "DROP TABLE IF EXISTS hits");
+      BenchSql.exec(c, "CREATE TABLE hits " + HitsSchema.columnDefinitions() + " ENGINE = MergeTree ORDER BY ("
+          + HitsSchema.SORT_KEY + ")");
+      String query = java.net.URLEncoder.encode("INSERT INTO hits FORMAT CSVWithNames",
+          java.nio.charset.StandardCharsets.UTF_8);
+      long t0 = System.nanoTime();
+      var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+          java.net.URI.create(server.base() + "?query=" + query)).POST(java.net.http.HttpRequest.BodyPublishers.ofFile(csv))
+          .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+      double secs = (System.nanoTime() - t0) / 1e9;
+      if (r.statusCode() != 200) {
+        throw new IllegalStateException("HTTP insert failed: " + r.statusCode() + " " + r.body());
       }
-      String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      ProcessBuilder pb = new ProcessBuilder(javaBin, "-Xmx8g", "-Dcom.google.protobuf.use_unsafe_pre22_gencode=true",
-          "-cp", System.getProperty("java.class.path"), "dev.travertine.server.TravertineCli", "server", "--data",
-          dir.toString(), "--port", String.valueOf(port), "--host", "127.0.0.1");
-      pb.redirectErrorStream(true);
-      pb.redirectOutput(dir.resolveSibling("ingest-server.log").toFile());
-      Process p = pb.start();
-      ServerProcess sp = new ServerProcess(p, port);
-      java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
-      long deadline = System.nanoTime() + 60_000_000_000L;
-      while (true) {
-        try {
-          var r = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(sp.base() + "health")).build(),
-              java.net.http.HttpResponse.BodyHandlers.ofString());
-          if (r.statusCode() == 200) {
-            break;
-          }
-        } catch (java.io.IOException e) {
-          // not up yet
-        }
-        if (!p.isAlive() || System.nanoTime() > deadline) {
-          p.destroyForcibly();
-          throw new IllegalStateException("The server did not start; see " + dir.resolveSibling("ingest-server.log"));
-        }
-        Thread.sleep(200);
+      long n = Long.parseLong(BenchSql.one(c, "SELECT COUNT(*) FROM hits"));
+      if (n != rows) {
+        throw new IllegalStateException("the server loaded " + n + " rows, expected " + rows);
       }
-      try (Connection c = sp.connect()) {
-        BenchSql.exec(c, "SET max_threads = " + threads);
-      }
-      return sp;
-    }
-
-    String base() {
-      return "http://127.0.0.1:" + port + "/";
-    }
-
-    Connection connect() throws java.sql.SQLException {
-      return DriverManager.getConnection("jdbc:avatica:remote:url=" + base() + ";serialization=protobuf");
-    }
-
-    /** A fresh table, then the CSV as one streamed HTTP insert; returns the seconds it took. */
-    double load(Path csv, long rows) throws Exception {
-      try (Connection c = connect()) {
-        BenchSql.exec(c, "DROP TABLE IF EXISTS hits");
-        BenchSql.exec(c, "CREATE TABLE hits " + HitsSchema.columnDefinitions() + " ENGINE = MergeTree ORDER BY ("
-            + HitsSchema.SORT_KEY + ")");
-        String query = java.net.URLEncoder.encode("INSERT INTO hits FORMAT CSVWithNames",
-            java.nio.charset.StandardCharsets.UTF_8);
-        long t0 = System.nanoTime();
-        var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-            java.net.URI.create(base() + "?query=" + query)).POST(java.net.http.HttpRequest.BodyPublishers.ofFile(csv))
-            .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
-        double secs = (System.nanoTime() - t0) / 1e9;
-        if (r.statusCode() != 200) {
-          throw new IllegalStateException("HTTP insert failed: " + r.statusCode() + " " + r.body());
-        }
-        long n = Long.parseLong(BenchSql.one(c, "SELECT COUNT(*) FROM hits"));
-        if (n != rows) {
-          throw new IllegalStateException("the server loaded " + n + " rows, expected " + rows);
-        }
-        System.out.printf(Locale.ROOT, "Travertine over HTTP: %.2f s (%,.0f rows/s)%n", secs, rows / secs);
-        BenchSql.exec(c, "DROP TABLE hits"); // its merges would compete with the next load
-        return secs;
-      }
-    }
-
-    @Override public void close() throws Exception {
-      process.destroy();
-      if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-      }
+      System.out.printf(Locale.ROOT, "Travertine over HTTP: %.2f s (%,.0f rows/s)%n", secs, rows / secs);
+      BenchSql.exec(c, "DROP TABLE hits"); // its merges would compete with the next load
+      return secs;
     }
   }
 

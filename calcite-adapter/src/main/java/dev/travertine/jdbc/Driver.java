@@ -39,6 +39,10 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
     super(TravertinePrepare::new);
   }
 
+  @Override protected String getFactoryClassName(org.apache.calcite.avatica.UnregisteredDriver.JdbcVersion jdbcVersion) {
+    return org.apache.calcite.jdbc.TravertineJdbcFactory.class.getName();
+  }
+
   @Override protected String getConnectStringPrefix() {
     return PREFIX;
   }

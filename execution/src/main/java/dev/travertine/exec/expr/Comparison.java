@@ -166,8 +166,13 @@ final class Comparison extends VecExpr {
         y.vector[q], y.start[q], y.start[q] + y.length[q]);
   }
 
+  /**
+   * Rows where the comparison holds, NULL rows left out (a NULL string may have no bytes behind
+   * it: a CASE or COALESCE result holds none where it is NULL).
+   */
   private int generic(ColumnVector a, ColumnVector b, int[] sel, int n, int[] out) {
     int c = 0;
+    boolean nulls = !(a.noNulls && b.noNulls);
     if (repr == Repr.BYTES && b.isRepeating && (op == Op.EQ || op == Op.NE)) {
       BytesColumnVector x = (BytesColumnVector) a;
       BytesColumnVector y = (BytesColumnVector) b;
@@ -185,6 +190,9 @@ final class Comparison extends VecExpr {
       }
       for (int k = 0; k < n; k++) {
         int i = sel[k];
+        if (nulls && Vecs.isNull(x, i)) {
+          continue;
+        }
         boolean m = x.length[i] == cl && Arrays.equals(x.vector[i], x.start[i], x.start[i] + cl, cb, cs, cs + cl);
         if (m == eq) {
           out[c++] = i;
@@ -194,6 +202,9 @@ final class Comparison extends VecExpr {
     }
     for (int k = 0; k < n; k++) {
       int i = sel[k];
+      if (nulls && (Vecs.isNull(a, i) || Vecs.isNull(b, i))) {
+        continue;
+      }
       if (test(compareAt(a, b, i))) {
         out[c++] = i;
       }

@@ -28,6 +28,21 @@ class ComparisonLogicTest {
         DataType.decimal(6, 3))), all(vector(d, new BigDecimal("1.50"), new BigDecimal("1.51")))));
   }
 
+  @Test void stringsFromACaseWithNullRowsCompare() {
+    // found by the fuzzer: CASE WHEN k > 0 THEN d ELSE 'z' END < 'c' failed with a NullPointerException,
+    // the CASE result holding no bytes at its NULL rows
+    ColumnVector k = vector(INT, 1, 2, -3, 4);
+    ColumnVector d = vector(STR, "b", null, "x", "");
+    ScanBatch b = all(k, d);
+    Expr value = call(Op.CASE, STR, call(Op.GT, BOOL, col(0, INT), lit(0, INT)), col(1, STR), lit("z", STR));
+    assertEquals(List.of(0, 3), filter(call(Op.LT, BOOL, value, lit("c", STR)), b));
+    assertEquals(List.of(3), filter(call(Op.EQ, BOOL, value, lit("", STR)), b));
+    assertEquals(List.of(0, 2), filter(call(Op.NE, BOOL, value, lit("", STR)), b));
+    assertEquals(list(true, null, false, true), eval(call(Op.LT, BOOL, value, lit("c", STR)), b));
+    assertEquals(List.of(0, 3), filter(call(Op.LT, BOOL, value, call(Op.CASE, STR, call(Op.GT, BOOL, col(0, INT),
+        lit(0, INT)), lit("c", STR), lit((Object) null, STR))), b));
+  }
+
   @Test void filterMayWriteIntoTheBatchSelection() {
     ColumnVector a = vector(BIG, 10L, 20L, 30L, 40L, 50L);
     int[] sel = {0, 1, 3, 4};

@@ -1,0 +1,75 @@
+package dev.travertine.bench;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+
+/** A real {@code travertine server} process on a loopback port, for the harnesses that talk to a server. */
+final class ServerProcess implements AutoCloseable {
+  private final Process process;
+  private final int port;
+
+  private ServerProcess(Process process, int port) {
+    this.process = process;
+    this.port = port;
+  }
+
+  /** Starts a server on a fresh data directory {@code dir}, its output in {@code log}; waits until it answers. */
+  static ServerProcess start(Path dir, int threads, Path log) throws Exception {
+    HitsEngine.deleteAll(dir);
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    ProcessBuilder pb = new ProcessBuilder(javaBin, "-Xmx8g", "-Dcom.google.protobuf.use_unsafe_pre22_gencode=true",
+        "-cp", System.getProperty("java.class.path"), "dev.travertine.server.TravertineCli", "server", "--data",
+        dir.toString(), "--port", String.valueOf(port), "--host", "127.0.0.1");
+    pb.redirectErrorStream(true);
+    pb.redirectOutput(log.toFile());
+    Process p = pb.start();
+    ServerProcess sp = new ServerProcess(p, port);
+    java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (true) {
+      try {
+        var r = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(sp.base() + "health")).build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() == 200) {
+          break;
+        }
+      } catch (java.io.IOException e) {
+        // not up yet
+      }
+      if (!p.isAlive() || System.nanoTime() > deadline) {
+        p.destroyForcibly();
+        throw new IllegalStateException("The server did not start; see " + log);
+      }
+      Thread.sleep(200);
+    }
+    try (Connection c = sp.connect()) {
+      BenchSql.exec(c, "SET max_threads = " + threads);
+    }
+    return sp;
+  }
+
+  String base() {
+    return "http://127.0.0.1:" + port + "/";
+  }
+
+  Connection connect() throws java.sql.SQLException {
+    return DriverManager.getConnection("jdbc:avatica:remote:url=" + base() + ";serialization=protobuf");
+  }
+
+  /** Whether the process is still running. */
+  boolean alive() {
+    return process.isAlive();
+  }
+
+  @Override public void close() throws Exception {
+    process.destroy();
+    if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+    }
+  }
+}
