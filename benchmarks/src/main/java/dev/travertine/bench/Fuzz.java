@@ -39,6 +39,8 @@ public final class Fuzz {
   private final Map<String, Integer> ran = new LinkedHashMap<>();
   private final List<String> failures = new ArrayList<>();
   private int clearErrors;
+  private final Map<String, Integer> errorKinds = new java.util.HashMap<>();
+  private final Map<String, String> errorExamples = new java.util.HashMap<>();
 
   private Fuzz(Random rnd, Connection c) {
     this.rnd = rnd;
@@ -84,6 +86,9 @@ public final class Fuzz {
         f.ran.forEach((k, v) -> System.out.printf(Locale.ROOT, "%-28s %6d%n", k, v));
         System.out.printf(Locale.ROOT, "clear SQLExceptions (expected) %d%nfailures %d%n", f.clearErrors,
             f.failures.size());
+        f.errorKinds.entrySet().stream().sorted((x, y) -> y.getValue() - x.getValue()).limit(12)
+            .forEach(e -> System.out.printf(Locale.ROOT, "  %5d %s%n          e.g. %s%n", e.getValue(),
+                e.getKey().replace('\n', ' '), f.errorExamples.get(e.getKey())));
         for (String s : f.failures.subList(0, Math.min(50, f.failures.size()))) {
           System.out.println("FAIL " + s);
         }
@@ -155,9 +160,9 @@ public final class Fuzz {
       cols = pick(new String[] {"a", "d", "f", "e", "MOD(k, 5), f", "SUBSTRING(d, 1, 1)"});
     }
     String from = t;
-    if (rnd.nextInt(4) == 0) { // a join: predicates name the left table's columns
-      from = t + " JOIN t1 r ON " + t + ".a = r.a";
-      cols = distinct.isEmpty() ? t + ".k, r.k, " + t + ".d" : t + ".d";
+    if (rnd.nextInt(4) == 0) { // a join: predicates name the left table's columns, the right one's are renamed
+      from = t + " JOIN (SELECT k AS rk, a AS ra, d AS rd FROM t1) r ON " + t + ".a = r.ra";
+      cols = distinct.isEmpty() ? t + ".k, r.rk, r.rd, " + t + ".d" : t + ".d, r.rd";
     }
     String q = "SELECT " + distinct + cols + " FROM " + from;
     String p = predicate(2);
@@ -232,8 +237,12 @@ public final class Fuzz {
     String q;
     if (rnd.nextBoolean()) {
       String having = rnd.nextInt(3) == 0 ? " HAVING COUNT(*) > " + rnd.nextInt(5) : "";
-      q = "SELECT " + key + ", " + agg + " AS y FROM " + t + where + " GROUP BY " + key + having
-          + " ORDER BY " + key.replace(",", " NULLS FIRST,") + " NULLS FIRST, y NULLS FIRST";
+      int keys = key.startsWith("CASE") || key.startsWith("MOD") ? 1 : key.split(",").length;
+      StringBuilder order = new StringBuilder();
+      for (int i = 1; i <= keys + 1; i++) {
+        order.append(i > 1 ? ", " : "").append(i).append(" NULLS FIRST");
+      }
+      q = "SELECT " + key + ", " + agg + " AS y FROM " + t + where + " GROUP BY " + key + having + " ORDER BY " + order;
     } else if (rnd.nextInt(3) == 0) {
       q = "SELECT DISTINCT " + pick(new String[] {"a", "d", "f", "MOD(b, 3)"}) + " AS x FROM " + t + where
           + " ORDER BY x NULLS LAST";
@@ -337,10 +346,16 @@ public final class Fuzz {
     if (m.contains("NullPointerException") || m.contains("ClassCastException") || m.contains("AssertionError")
         || m.contains("IndexOutOfBounds") || m.contains("UnsupportedOperationException")
         || m.contains("NumberFormatException") || m.endsWith(": null") || m.isBlank()
-        || m.contains("StackOverflowError") || m.contains("IllegalStateException")) {
+        || m.contains("StackOverflowError") || m.contains("IllegalStateException")
+        || m.contains("For input string")) {
       failures.add("unclear error for " + sql + ": " + m.replace('\n', ' '));
     } else {
       clearErrors++;
+      String kind = m.replaceAll("Error while executing SQL \"(?s).*?\": ", "").replaceAll("'[^']*'", "'…'")
+          .replaceAll("[0-9]+", "N");
+      String key = kind.substring(0, Math.min(70, kind.length()));
+      errorKinds.merge(key, 1, Integer::sum);
+      errorExamples.putIfAbsent(key, sql);
     }
     if (m.contains("Connection refused") || m.contains("connection closed")) {
       failures.add("lost the server at: " + sql + ": " + m);

@@ -50,8 +50,9 @@ final class QueryTracking {
           try {
             inner = sig.enumerable(dataContext);
           } catch (RuntimeException e) {
-            registry.finish(q, e);
-            throw e;
+            RuntimeException c = clear(e);
+            registry.finish(q, c);
+            throw c;
           }
           return new AbstractEnumerable<T>() {
             @Override public Enumerator<T> enumerator() {
@@ -59,12 +60,19 @@ final class QueryTracking {
               try {
                 e = inner.enumerator();
               } catch (RuntimeException ex) {
-                registry.finish(q, ex);
-                throw ex;
+                RuntimeException c = clear(ex);
+                registry.finish(q, c);
+                throw c;
               }
               return new Enumerator<T>() {
                 @Override public T current() {
-                  return e.current();
+                  try {
+                    return e.current();
+                  } catch (RuntimeException ex) {
+                    RuntimeException c = clear(ex);
+                    registry.finish(q, c);
+                    throw c;
+                  }
                 }
 
                 long n;
@@ -84,8 +92,9 @@ final class QueryTracking {
                     }
                     return more;
                   } catch (RuntimeException ex) {
-                    registry.finish(q, ex);
-                    throw ex;
+                    RuntimeException c = clear(ex);
+                    registry.finish(q, c);
+                    throw c;
                   }
                 }
 
@@ -105,5 +114,22 @@ final class QueryTracking {
           };
         },
         sig.statementType);
+  }
+
+  private static final java.util.regex.Pattern INPUT = java.util.regex.Pattern.compile("For input string: \"(.*)\"");
+
+  /**
+   * The failure in words a user reads: Calcite's runtime casts fail with the JDK's
+   * {@code For input string: "x"} (a NumberFormatException), which becomes
+   * {@code Cannot parse 'x' as a number}.
+   */
+  static RuntimeException clear(RuntimeException e) {
+    if (e instanceof NumberFormatException nfe) {
+      String m = String.valueOf(nfe.getMessage());
+      java.util.regex.Matcher x = INPUT.matcher(m);
+      return new IllegalArgumentException(x.find() ? "Cannot parse '" + x.group(1) + "' as a number"
+          : "Cannot parse a value as a number: " + m, e);
+    }
+    return e;
   }
 }
