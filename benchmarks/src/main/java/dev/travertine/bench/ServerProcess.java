@@ -17,6 +17,11 @@ final class ServerProcess implements AutoCloseable {
   /** Starts a server on a fresh data directory {@code dir}, its output in {@code log}; waits until it answers. */
   static ServerProcess start(Path dir, int threads, Path log) throws Exception {
     HitsEngine.deleteAll(dir);
+    return restart(dir, threads, log);
+  }
+
+  /** Starts a server on {@code dir} as it is (after a crash, say); waits until it answers. */
+  static ServerProcess restart(Path dir, int threads, Path log) throws Exception {
     int port;
     try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
@@ -26,7 +31,7 @@ final class ServerProcess implements AutoCloseable {
         "-cp", System.getProperty("java.class.path"), "dev.travertine.server.TravertineCli", "server", "--data",
         dir.toString(), "--port", String.valueOf(port), "--host", "127.0.0.1");
     pb.redirectErrorStream(true);
-    pb.redirectOutput(log.toFile());
+    pb.redirectOutput(java.lang.ProcessBuilder.Redirect.appendTo(log.toFile()));
     Process p = pb.start();
     ServerProcess sp = new ServerProcess(p, port);
     java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
@@ -59,6 +64,12 @@ final class ServerProcess implements AutoCloseable {
 
   Connection connect() throws java.sql.SQLException {
     return DriverManager.getConnection("jdbc:avatica:remote:url=" + base() + ";serialization=protobuf");
+  }
+
+  /** SIGKILL: the process ends at once, nothing flushed or closed. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor();
   }
 
   /** Whether the process is still running. */

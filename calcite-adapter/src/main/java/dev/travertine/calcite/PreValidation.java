@@ -23,7 +23,9 @@ import org.apache.calcite.util.Util;
  *       such constant expressions when it derives a projection's collation ("not a literal:
  *       /(null, 6)", SqlMonotonicBinaryOperator);</li>
  *   <li>in HAVING, a column inside an aggregate that several select aliases also name is
- *       qualified with the FROM item ({@link #qualifyAggregateArguments}).</li>
+ *       qualified with the FROM item ({@link #qualifyAggregateArguments});</li>
+ *   <li>{@code x IS [NOT] TRUE|FALSE} over a sub-query becomes a COALESCE
+ *       ({@link #truthTestOfSubQuery}).</li>
  * </ul>
  * The sqllogictest corpus's random/ files write both hundreds of times.
  */
@@ -38,6 +40,7 @@ final class PreValidation extends SqlBasicVisitor<Void> {
   }
 
   private static SqlNode simplified(SqlNode n) {
+    n = truthTestOfSubQuery(n);
     while (true) {
       if (n instanceof SqlCall c && c.getKind() == SqlKind.PLUS_PREFIX && c.operandCount() == 1) {
         n = c.operand(0);
@@ -62,6 +65,47 @@ final class PreValidation extends SqlBasicVisitor<Void> {
       }
       return n;
     }
+  }
+
+  /**
+   * {@code x IS [NOT] TRUE|FALSE} where x holds a sub-query becomes {@code COALESCE(x, …)}: Calcite
+   * 1.41's simplifier takes {@code (k IN (SELECT …)) IS NOT FALSE} for the bare IN (and IS NOT TRUE
+   * for IS FALSE), losing the rows where the IN is NULL, in a WHERE and in a select list alike
+   * (found by the fuzzer's TLP oracle). COALESCE keeps the three-valued logic through sub-query
+   * removal.
+   */
+  private static SqlNode truthTestOfSubQuery(SqlNode n) {
+    if (!(n instanceof SqlCall c) || c.operandCount() != 1 || !containsQuery(c.operand(0))) {
+      return n;
+    }
+    var pos = c.getParserPosition();
+    SqlNode x = c.operand(0);
+    return switch (c.getKind()) {
+      case IS_TRUE -> coalesce(x, false, pos);
+      case IS_NOT_FALSE -> coalesce(x, true, pos);
+      case IS_FALSE -> coalesce(org.apache.calcite.sql.fun.SqlStdOperatorTable.NOT.createCall(pos, x), false, pos);
+      case IS_NOT_TRUE -> coalesce(org.apache.calcite.sql.fun.SqlStdOperatorTable.NOT.createCall(pos, x), true, pos);
+      default -> n;
+    };
+  }
+
+  private static SqlNode coalesce(SqlNode x, boolean otherwise, org.apache.calcite.sql.parser.SqlParserPos pos) {
+    return org.apache.calcite.sql.fun.SqlStdOperatorTable.COALESCE.createCall(pos, x,
+        SqlLiteral.createBoolean(otherwise, pos));
+  }
+
+  /** Whether a sub-query (a SELECT, or a set operation of them) sits anywhere inside. */
+  private static boolean containsQuery(SqlNode n) {
+    if (n == null) {
+      return false;
+    }
+    if (n.getKind().belongsTo(SqlKind.QUERY)) {
+      return true;
+    }
+    if (n instanceof SqlNodeList l) {
+      return l.stream().anyMatch(PreValidation::containsQuery);
+    }
+    return n instanceof SqlCall c && c.getOperandList().stream().anyMatch(PreValidation::containsQuery);
   }
 
   /** Literals and arithmetic, CAST and CASE of literals (no columns, functions or subqueries). */

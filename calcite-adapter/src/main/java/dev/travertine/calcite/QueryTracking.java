@@ -127,8 +127,11 @@ final class QueryTracking {
     if (e instanceof NumberFormatException nfe) {
       String m = String.valueOf(nfe.getMessage());
       java.util.regex.Matcher x = INPUT.matcher(m);
-      return new IllegalArgumentException(x.find() ? "Cannot parse '" + x.group(1) + "' as a number"
-          : "Cannot parse a value as a number: " + m, e);
+      // no cause: errors are reported in their innermost cause's words (SqlErrors)
+      IllegalArgumentException clear = new IllegalArgumentException(x.find() ? "Cannot parse '" + x.group(1)
+          + "' as a number" : "Cannot parse a value as a number: " + m);
+      clear.setStackTrace(e.getStackTrace());
+      return clear;
     }
     return e;
   }
