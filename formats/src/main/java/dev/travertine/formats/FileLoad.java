@@ -57,18 +57,6 @@ public final class FileLoad {
     }
   }
 
-  /** The format of a file name's extension ({@code .parquet}, {@code .orc}), or null. */
-  public static Kind kindOf(String name) {
-    String n = name.toLowerCase(java.util.Locale.ROOT);
-    if (n.endsWith(".parquet") || n.endsWith(".pq")) {
-      return Kind.PARQUET;
-    }
-    if (n.endsWith(".orc")) {
-      return Kind.ORC;
-    }
-    return null;
-  }
-
   /** A file opened for reading its splits on one thread. */
   private interface Reading extends Closeable {
     TableSchema schema();

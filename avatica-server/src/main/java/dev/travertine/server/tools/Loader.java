@@ -48,20 +48,8 @@ public final class Loader {
 
   /** The format a file name's extension names ({@code .gz}/{@code .zst} looked through), else csv. */
   public static String formatOf(String fileName) {
-    String n = fileName.toLowerCase(Locale.ROOT).replaceFirst("\\.(gz|gzip|zst|zstd)$", "");
-    if (n.endsWith(".parquet") || n.endsWith(".pq")) {
-      return "parquet";
-    }
-    if (n.endsWith(".orc")) {
-      return "orc";
-    }
-    if (n.endsWith(".tsv") || n.endsWith(".tab")) {
-      return "tsv";
-    }
-    if (n.endsWith(".jsonl") || n.endsWith(".ndjson") || n.endsWith(".json")) {
-      return "jsoneachrow";
-    }
-    return "csv";
+    dev.travertine.formats.FileFormat f = dev.travertine.formats.FileFormat.ofExtension(fileName);
+    return f == null ? "csv" : f.name().toLowerCase(Locale.ROOT);
   }
 
   private static boolean binary(String format) {

@@ -2,7 +2,6 @@ package dev.travertine.formats.parquet;
 
 import dev.travertine.mergetree.block.Block;
 import dev.travertine.mergetree.block.Vectors;
-import dev.travertine.mergetree.schema.Column;
 import dev.travertine.mergetree.schema.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
 import dev.travertine.mergetree.schema.TypeKind;
@@ -332,15 +331,4 @@ public final class ParquetFileBatches implements Closeable {
 
     @Override public void end() { }
   };
-
-  /** The column of the file schema with this name (case-insensitive), or -1. */
-  public int indexOf(String column) {
-    for (int i = 0; i < schema.size(); i++) {
-      Column c = schema.column(i);
-      if (c.name().equalsIgnoreCase(column)) {
-        return i;
-      }
-    }
-    return -1;
-  }
 }
