@@ -185,4 +185,33 @@ public final class TravertineRuntime {
       throw new UncheckedIOException("Cannot insert into " + tableName + ": " + e.getMessage(), e);
     }
   }
+
+  /**
+   * Calcite's nested-loop join with a predicate that checks the running query's cancellation and
+   * limits every 16,384 calls (see {@link CancellableNestedLoopJoin}).
+   */
+  public static <L, R, T> Enumerable<T> nestedLoopJoin(DataContext root, Enumerable<L> outer, Enumerable<R> inner,
+      org.apache.calcite.linq4j.function.Predicate2<L, R> predicate,
+      org.apache.calcite.linq4j.function.Function2<? super L, ? super R, T> selector,
+      org.apache.calcite.linq4j.JoinType joinType) {
+    TravertineSession session = TravertineSchema.session(root.getRootSchema());
+    return new AbstractEnumerable<T>() {
+      @Override public Enumerator<T> enumerator() {
+        dev.travertine.mergetree.query.QueryContext q = session.currentQuery();
+        org.apache.calcite.linq4j.function.Predicate2<L, R> checked = q == null ? predicate
+            : new org.apache.calcite.linq4j.function.Predicate2<>() {
+              int calls;
+
+              @Override public boolean apply(L left, R right) {
+                if ((++calls & 16383) == 0) {
+                  q.checkCancelled();
+                }
+                return predicate.apply(left, right);
+              }
+            };
+        return org.apache.calcite.linq4j.EnumerableDefaults.nestedLoopJoin(outer, inner, checked, selector, joinType)
+            .enumerator();
+      }
+    };
+  }
 }

@@ -242,4 +242,72 @@ class QueryLimitsTest {
       assertEquals("3", one(c, "SELECT count(*) FROM r"));
     }
   }
+
+  /** KILLs {@code like} until {@code run} ends (a statement being prepared has an id of its own); its error. */
+  private static String killUntilItEnds(Connection admin, CompletableFuture<String> run, String like)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (System.nanoTime() < deadline) {
+      exec(admin, "KILL QUERY WHERE query LIKE '" + like + "' AND query NOT LIKE '%KILL%'");
+      try {
+        return run.get(2, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        // still running: kill again
+      }
+    }
+    throw new AssertionError("KILL QUERY did not stop " + like);
+  }
+
+  /** Waits until a statement like {@code like} is listed in system.processes. */
+  private static void awaitRunning(Connection admin, String like) throws Exception {
+    String listed = "SELECT count(*) FROM system.processes WHERE query LIKE '" + like
+        + "' AND query NOT LIKE '%system.processes%'";
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (one(admin, listed).equals("0") && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertEquals("1", one(admin, listed), "the statement runs: " + like);
+  }
+
+  /**
+   * A join without equality runs in Calcite's nested loops, where no row reaches the scan or the
+   * result for a long time: KILL QUERY still stops it (the join's predicate checks).
+   */
+  @Test void killStopsANestedLoopJoin() throws Exception {
+    try (Connection c = connect(dir); Connection admin = connect(dir)) {
+      exec(c, "CREATE TABLE j (k BIGINT NOT NULL) ORDER BY k");
+      exec(c, "INSERT INTO j SELECT number FROM TABLE(numbers(200000))");
+      // Both sides are aggregated first: the loops read no scan (whose batches check) as they go.
+      String sql = "SELECT count(*) FROM (SELECT k FROM j GROUP BY k) a JOIN (SELECT k FROM j GROUP BY k) b "
+          + "ON a.k + b.k < -1";
+      String plan = JdbcTestSupport.rows(c, "EXPLAIN PLAN FOR " + sql).toString();
+      assertTrue(plan.contains("NestedLoopJoin"), plan);
+      // 4 * 10^10 pairs: hours without the check.
+      CompletableFuture<String> run = CompletableFuture.supplyAsync(() -> error(c, sql));
+      awaitRunning(admin, "%a.k + b.k < -1%");
+      Thread.sleep(1000); // into the loops: both sides are read and aggregated well before this
+      String m = killUntilItEnds(admin, run, "%a.k + b.k < -1%");
+      assertTrue(m.contains("cancelled (KILL QUERY)"), m);
+      assertEquals("3", one(c, "SELECT count(*) FROM (SELECT k FROM j WHERE k < 10) a JOIN (SELECT k FROM j WHERE k < 10) b ON a.k + b.k < 2"), "the session goes on serving");
+    }
+  }
+
+  /** A killed INSERT … SELECT leaves nothing of itself: no rows, no parts; the table takes inserts after it. */
+  @Test void aKilledInsertSelectLeavesNothing() throws Exception {
+    try (Connection c = connect(dir); Connection admin = connect(dir)) {
+      exec(c, "CREATE TABLE ins (k BIGINT NOT NULL, s VARCHAR) ORDER BY k");
+      exec(c, "SET max_insert_block_size = 10000");
+      CompletableFuture<String> run = CompletableFuture.supplyAsync(() -> String.valueOf(assertThrows(
+          SQLException.class, () -> exec(c, "INSERT INTO ins SELECT number, 'row ' || CAST(number AS VARCHAR) "
+              + "FROM TABLE(numbers(100000000000))")).getMessage()));
+      awaitRunning(admin, "INSERT INTO ins SELECT%");
+      Thread.sleep(1000); // parts of it are written before the kill (blocks of 10,000 rows)
+      String m = killUntilItEnds(admin, run, "INSERT INTO ins SELECT%");
+      assertTrue(m.contains("cancelled (KILL QUERY)"), m);
+      assertEquals("0", one(admin, "SELECT count(*) FROM ins"));
+      assertEquals("0", one(admin, "SELECT count(*) FROM system.parts WHERE \"table\" = 'ins'"));
+      exec(c, "INSERT INTO ins VALUES (1, 'a')");
+      assertEquals("1", one(admin, "SELECT count(*) FROM ins"));
+    }
+  }
 }

@@ -39,9 +39,25 @@ public final class WriteAheadLog implements AutoCloseable {
   /** Appends one record; the sequence numbers must increase. */
   public synchronized void append(long seq, byte[] payload) throws IOException {
     if (current == null) {
+      Path p = segment(seq);
+      FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      try {
+        // A segment of this name exists when a crash tore its first record (that INSERT never
+        // returned, and the next one takes its sequence number): records written after the torn
+        // bytes would never be replayed, so the segment is cut back to its intact records first.
+        long intact = ch.size() == 0 ? 0 : read(p, Long.MAX_VALUE, (q, b) -> { });
+        if (intact < ch.size()) {
+          LOG.warn("WAL segment {}: cutting {} bytes of a torn record before appending", p, ch.size() - intact);
+          ch.truncate(intact);
+          ch.force(true);
+        }
+        ch.position(intact);
+      } catch (IOException | RuntimeException e) {
+        ch.close();
+        throw e;
+      }
       currentFirstSeq = seq;
-      current = FileChannel.open(segment(seq), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.APPEND);
+      current = ch;
     }
     CRC32 crc = new CRC32();
     crc.update(payload);
@@ -86,34 +102,45 @@ public final class WriteAheadLog implements AutoCloseable {
 
   /** Calls {@code consumer(seq, payload)} for every intact record with seq > {@code after}, in order. */
   public synchronized long replay(long after, BiConsumer<Long, byte[]> consumer) throws IOException {
-    long last = after;
+    long[] last = {after};
     for (long[] s : segments()) {
-      Path p = segment(s[0]);
-      byte[] data = Files.readAllBytes(p);
-      ByteBuffer buf = ByteBuffer.wrap(data);
-      while (buf.remaining() >= HEADER) {
-        int len = buf.getInt();
-        long seq = buf.getLong();
-        int crc = buf.getInt();
-        if (len < 0 || len > buf.remaining()) {
-          LOG.warn("WAL segment {} ends with a torn record at offset {}; ignoring it", p, buf.position() - HEADER);
-          break;
-        }
-        byte[] payload = new byte[len];
-        buf.get(payload);
-        CRC32 c = new CRC32();
-        c.update(payload);
-        if ((int) c.getValue() != crc) {
-          LOG.warn("WAL segment {} has a record with a bad checksum at seq {}; stopping there", p, seq);
-          break;
-        }
-        if (seq > after) {
-          consumer.accept(seq, payload);
-          last = Math.max(last, seq);
-        }
+      read(segment(s[0]), after, (seq, payload) -> {
+        consumer.accept(seq, payload);
+        last[0] = Math.max(last[0], seq);
+      });
+    }
+    return last[0];
+  }
+
+  /**
+   * Calls {@code consumer} for the segment's intact records with seq > {@code after}, in order;
+   * returns the length of its intact prefix (where a torn or damaged record begins, or its size).
+   */
+  private static long read(Path p, long after, BiConsumer<Long, byte[]> consumer) throws IOException {
+    byte[] data = Files.readAllBytes(p);
+    ByteBuffer buf = ByteBuffer.wrap(data);
+    while (buf.remaining() >= HEADER) {
+      int start = buf.position();
+      int len = buf.getInt();
+      long seq = buf.getLong();
+      int crc = buf.getInt();
+      if (len < 0 || len > buf.remaining()) {
+        LOG.warn("WAL segment {} ends with a torn record at offset {}; ignoring it", p, start);
+        return start;
+      }
+      byte[] payload = new byte[len];
+      buf.get(payload);
+      CRC32 c = new CRC32();
+      c.update(payload);
+      if ((int) c.getValue() != crc) {
+        LOG.warn("WAL segment {} has a record with a bad checksum at seq {}; stopping there", p, seq);
+        return start;
+      }
+      if (seq > after) {
+        consumer.accept(seq, payload);
       }
     }
-    return last;
+    return buf.position();
   }
 
   private List<long[]> segments() throws IOException {
