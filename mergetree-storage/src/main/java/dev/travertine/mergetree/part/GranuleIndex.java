@@ -334,7 +334,13 @@ public final class GranuleIndex {
           int len = b.length[i];
           byte[] lo = (byte[]) omin[c];
           if (!any[c] || Vectors.compareBytes(b.vector[i], b.start[i], len, lo, 0, lo.length) < 0) {
-            omin[c] = Arrays.copyOfRange(b.vector[i], b.start[i], b.start[i] + Math.min(len, MAX_STRING_STAT));
+            int cut = Math.min(len, MAX_STRING_STAT);
+            // A prefix ends on a character boundary: a cut character would decode as U+FFFD,
+            // which sorts above the value it stands for (a minimum must not).
+            while (cut < len && cut > 0 && (b.vector[i][b.start[i] + cut] & 0xC0) == 0x80) {
+              cut--;
+            }
+            omin[c] = Arrays.copyOfRange(b.vector[i], b.start[i], b.start[i] + cut);
           }
           if (len > MAX_STRING_STAT) {
             maxUnknown[c] = true;

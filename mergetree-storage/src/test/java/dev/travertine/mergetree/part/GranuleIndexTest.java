@@ -278,6 +278,28 @@ class GranuleIndexTest {
     }
   }
 
+  /**
+   * A string minimum longer than the kept prefix is cut on a character boundary: the prefix is a
+   * prefix of the value and sorts at or below it, also when the cut falls inside a character.
+   */
+  @Test
+  void longStringMinimumIsCutOnACharacterBoundary() {
+    TableSchema one = new TableSchema(List.of(new Column("s", DataType.varchar(-1), false)));
+    for (String tail : new String[] {"\u00e9zz", "\u4e2dzz", "\ud83d\ude00zz", "zz"}) {
+      for (int pad = MAX_STRING_STAT - 4; pad <= MAX_STRING_STAT; pad++) {
+        String value = "a".repeat(pad) + tail;
+        VectorizedRowBatch batch = Vectors.newBatch(one.orcSchema(), 1);
+        Vectors.set(batch.cols[0], one.column(0).type(), 0, value);
+        batch.size = 1;
+        GranuleIndex.Builder builder = new GranuleIndex.Builder(one, 8192);
+        builder.add(batch);
+        String min = (String) builder.build().granule(0).min(0);
+        assertTrue(value.startsWith(min), pad + " + " + tail + ": kept " + min);
+        assertTrue(utf8(min).length <= MAX_STRING_STAT && utf8(min).length > MAX_STRING_STAT - 4, "kept " + min);
+      }
+    }
+  }
+
   /** The serialized index reads back with the same statistics; damaged bytes fail clearly. */
   @Test
   void serializationRoundTrips() {
