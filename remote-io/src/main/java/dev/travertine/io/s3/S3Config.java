@@ -13,13 +13,15 @@ import java.util.Map;
  * {@code s3.retry_base_delay_ms} (default 100: the first backoff, doubling up to 20 s, jittered),
  * {@code s3.request_timeout_ms} (default 60000, per attempt), {@code s3.connect_timeout_ms}
  * (default 5000), {@code s3.max_connections} (default 64), {@code s3.multipart_part_size}
- * (default 8 MiB; larger objects are written by multipart upload). For tests and benchmarks:
- * {@code s3.test.latency_ms} and {@code s3.test.failure_rate} put a {@link FaultInjectingHttpClient}
- * under the client.
+ * (default 8 MiB; larger objects are written by multipart upload). Keys {@code s3.test.*} are
+ * kept as they are for an {@link S3HttpClientDecorator} (the tests' fault injection).
  */
 public record S3Config(URI endpoint, String region, boolean pathStyle, String accessKeyId, String secretAccessKey,
     int maxAttempts, Duration requestTimeout, Duration connectTimeout, int maxConnections, int partSize,
-    long testLatencyMillis, double testFailureRate, long testSeed, Duration retryBaseDelay) {
+    Duration retryBaseDelay, Map<String, String> testProperties) {
+
+  /** Keys handed to {@link S3HttpClientDecorator}s. */
+  public static final String TEST_PREFIX = "s3.test.";
 
   public static final S3Config DEFAULT = fromProperties(Map.of());
 
@@ -37,9 +39,8 @@ public record S3Config(URI endpoint, String region, boolean pathStyle, String ac
         Duration.ofMillis(Long.parseLong(p.getOrDefault("s3.request_timeout_ms", "60000"))),
         Duration.ofMillis(Long.parseLong(p.getOrDefault("s3.connect_timeout_ms", "5000"))),
         Integer.parseInt(p.getOrDefault("s3.max_connections", "64")), partSize,
-        Long.parseLong(p.getOrDefault("s3.test.latency_ms", "0")),
-        Double.parseDouble(p.getOrDefault("s3.test.failure_rate", "0")),
-        Long.parseLong(p.getOrDefault("s3.test.seed", "1")),
-        Duration.ofMillis(Long.parseLong(p.getOrDefault("s3.retry_base_delay_ms", "100"))));
+        Duration.ofMillis(Long.parseLong(p.getOrDefault("s3.retry_base_delay_ms", "100"))),
+        Map.copyOf(p.entrySet().stream().filter(e -> e.getKey().startsWith(TEST_PREFIX))
+            .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue))));
   }
 }

@@ -117,10 +117,18 @@ public final class S3FileIO implements FileIO {
   private static software.amazon.awssdk.http.async.SdkAsyncHttpClient httpClient(S3Config c) {
     var netty = NettyNioAsyncHttpClient.builder().maxConcurrency(c.maxConnections())
         .connectionTimeout(c.connectTimeout()).build();
-    if (c.testLatencyMillis() > 0 || c.testFailureRate() > 0) {
-      return new FaultInjectingHttpClient(netty, c.testLatencyMillis(), c.testFailureRate(), c.testSeed());
+    software.amazon.awssdk.http.async.SdkAsyncHttpClient client = netty;
+    if (!c.testProperties().isEmpty()) {
+      boolean any = false;
+      for (S3HttpClientDecorator d : java.util.ServiceLoader.load(S3HttpClientDecorator.class)) {
+        client = d.decorate(client, c.testProperties());
+        any = true;
+      }
+      if (!any) {
+        LOG.warn("{} set, but no S3HttpClientDecorator is on the class path: ignored", c.testProperties().keySet());
+      }
     }
-    return netty;
+    return client;
   }
 
   /** Counts attempts after the first of each call (system.events S3RequestRetries). */

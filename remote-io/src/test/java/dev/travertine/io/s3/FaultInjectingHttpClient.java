@@ -19,9 +19,22 @@ import software.amazon.awssdk.http.async.SdkAsyncHttpResponseHandler;
  * A transport between the S3 client and the network that adds latency to every request and fails
  * a fraction of them — a third each with HTTP 503 "SlowDown", a connection reset, and (GETs) a
  * body cut short — below the SDK's retries, as a real network and service would. For tests and benchmarks only
- * ({@code s3.test.latency_ms}, {@code s3.test.failure_rate}, {@code s3.test.seed}).
+ * ({@code s3.test.latency_ms}, {@code s3.test.failure_rate}, {@code s3.test.seed}), put under the
+ * client by its {@link Decorator} (registered for {@link java.util.ServiceLoader} in this test jar).
  */
 public final class FaultInjectingHttpClient implements SdkAsyncHttpClient {
+  /** Puts the client under S3 clients configured with {@code s3.test.latency_ms} or {@code s3.test.failure_rate}. */
+  public static final class Decorator implements S3HttpClientDecorator {
+    @Override public SdkAsyncHttpClient decorate(SdkAsyncHttpClient client, java.util.Map<String, String> p) {
+      long latency = Long.parseLong(p.getOrDefault("s3.test.latency_ms", "0"));
+      double failureRate = Double.parseDouble(p.getOrDefault("s3.test.failure_rate", "0"));
+      if (latency <= 0 && failureRate <= 0) {
+        return client;
+      }
+      return new FaultInjectingHttpClient(client, latency, failureRate, Long.parseLong(p.getOrDefault("s3.test.seed", "1")));
+    }
+  }
+
   /** Faults injected by all instances (tests compare it with what succeeded). */
   public static final AtomicLong INJECTED = new AtomicLong();
 
