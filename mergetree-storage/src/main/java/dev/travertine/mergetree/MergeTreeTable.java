@@ -18,11 +18,6 @@ import dev.travertine.mergetree.mutation.CompiledMutation;
 import dev.travertine.mergetree.mutation.MutationCommand;
 import dev.travertine.mergetree.mutation.MutationEntry;
 import dev.travertine.mergetree.mutation.MutationRecord;
-import dev.travertine.mergetree.mutation.PartRewriter;
-import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.scan.ScanRequest;
-import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.part.OrcSupport;
 import dev.travertine.mergetree.part.PartInfo;
 import dev.travertine.mergetree.part.PartRef;
@@ -67,7 +62,7 @@ public final class MergeTreeTable implements AutoCloseable {
    * The immutable state readers see: parts, buffer, and mutations (block order) with the count of
    * pending ones (not killed, needed by some part) — the counter that lets reads skip all lookups.
    */
-  private record State(List<PartRef> parts, List<Block> buffered, long bufferedRows, long bufferedBytes,
+  record State(List<PartRef> parts, List<Block> buffered, long bufferedRows, long bufferedBytes,
       long oldestBufferedMillis, List<MutationEntry> mutations, int pendingMutations) {
 
     static State of(List<PartRef> parts, List<Block> buffered, long rows, long bytes, long oldest,
@@ -152,18 +147,19 @@ public final class MergeTreeTable implements AutoCloseable {
   private final FileIOFileSystem fs;
   private final MetadataLog log;
   private final WriteAheadLog wal;
-  private final EngineContext ctx;
-  private final Object lock = new Object();
-  private final ReentrantLock flushLock = new ReentrantLock();
-  private volatile State state;
+  final EngineContext ctx;
+  final Object lock = new Object();
+  final ReentrantLock flushLock = new ReentrantLock();
+  volatile State state;
   private long logSeq;
-  private long nextBlock;
+  long nextBlock;
   private long walSeq;
-  private long walFlushedUpTo;
-  private volatile boolean mergesStopped;
-  private volatile boolean closed;
+  long walFlushedUpTo;
+  volatile boolean mergesStopped;
+  volatile boolean closed;
   private final List<RunningMerge> running = new CopyOnWriteArrayList<>();
   private final DetachedParts detached;
+  private final TableMutations mutator = new TableMutations(this);
 
   private MergeTreeTable(String id, TableDefinition definition, FileIO io, Path walDir, EngineContext ctx,
       boolean fsync) throws IOException {
@@ -598,7 +594,7 @@ public final class MergeTreeTable implements AutoCloseable {
   }
 
   /** Writes one log entry and, once it is durable, makes {@code next} the state. */
-  private void appendLocked(String op, List<PartRef> add, Set<String> removeNames, long walUpTo, boolean truncate,
+  void appendLocked(String op, List<PartRef> add, Set<String> removeNames, long walUpTo, boolean truncate,
       List<MutationRecord> mutationChanges, State next) throws IOException {
     long seq = logSeq + 1;
     long newWal = Math.max(walFlushedUpTo, walUpTo);
@@ -779,7 +775,7 @@ public final class MergeTreeTable implements AutoCloseable {
     }
   }
 
-  private List<CompiledMutation> compiled(List<MutationEntry> entries) {
+  List<CompiledMutation> compiled(List<MutationEntry> entries) {
     List<CompiledMutation> out = new ArrayList<>(entries.size());
     for (MutationEntry m : entries) {
       out.add(m.compiled(ctx.mutationCompiler(), definition.schema()));
@@ -918,151 +914,19 @@ public final class MergeTreeTable implements AutoCloseable {
     return new HashSet<>(take);
   }
 
-  // ---------------------------------------------------------------- mutations
+  // ---------------------------------------------------------------- mutations (see TableMutations)
 
   /**
-   * Records a mutation: compiles (validates) it, flushes the insert buffer so every row inserted
-   * before gets an older block, counts the rows it affects, and commits it with a new block
-   * number in the metadata log. Reads apply it on the fly from then on; the worker rewrites the
-   * parts in the background. With {@code sync}, returns only when every part is rewritten.
+   * Records a mutation (UPDATE/DELETE): reads apply it on the fly from then on and the background
+   * worker rewrites the parts; with {@code sync}, returns only when every part is rewritten.
    */
   public MutationResult mutate(MutationCommand command, boolean sync) throws IOException {
-    ensureOpen();
-    TableDefinition def = definition;
-    CompiledMutation compiled = ctx.mutationCompiler().compile(def.schema(), command);
-    checkNotKey(def, compiled);
-    long limit = def.tableSettings().getLong(Settings.NUMBER_OF_MUTATIONS_TO_THROW);
-    if (limit > 0 && state.pendingMutations() >= limit) {
-      throw new IllegalStateException("Too many unfinished mutations (" + state.pendingMutations() + ") in table "
-          + def.name() + ": number_of_mutations_to_throw = " + limit + "; wait for them or KILL MUTATION");
-    }
-    MutationEntry entry;
-    long affected;
-    flushLock.lock();
-    try {
-      flush();
-      affected = countMatching(compiled);
-      synchronized (lock) {
-        ensureOpen();
-        long block = nextBlock++;
-        MutationRecord rec = new MutationRecord(MutationRecord.idFor(block), block, ctx.clock().millis(),
-            command, false);
-        entry = new MutationEntry(rec, compiled);
-        State s = state;
-        List<MutationEntry> ms = new ArrayList<>(s.mutations());
-        ms.add(entry);
-        appendLocked("mutation", List.of(), Set.of(), walFlushedUpTo, false, List.of(rec), s.withMutations(ms));
-      }
-    } finally {
-      flushLock.unlock();
-    }
-    ctx.events().add(EngineEvents.MUTATIONS, 1);
-    LOG.debug("Table {}: mutation {} ({}) recorded, {} rows affected", def.name(), entry.record().id(),
-        command.text(), affected);
-    scheduleMutations();
-    if (sync) {
-      await(entry);
-    }
-    return new MutationResult(entry.record().id(), entry.block(), affected);
-  }
-
-  /** ClickHouse refuses to update key columns: rows would leave their sort order or partition. */
-  private static void checkNotKey(TableDefinition def, CompiledMutation m) {
-    for (int c : m.updated()) {
-      String col = def.schema().column(c).name();
-      for (int k : def.sortKeyIndexes()) {
-        if (k == c) {
-          throw new IllegalArgumentException("Cannot UPDATE key column " + col + " of table " + def.name()
-              + ": it is in the ORDER BY/PRIMARY KEY (delete and insert the rows instead)");
-        }
-      }
-      if (def.partitionBy() != null && def.partitionBy().column().equalsIgnoreCase(col)) {
-        throw new IllegalArgumentException("Cannot UPDATE column " + col + " of table " + def.name()
-            + ": it is in the PARTITION BY expression (delete and insert the rows instead)");
-      }
-    }
-  }
-
-  /** Rows the mutation matches now (after the mutations before it). */
-  private long countMatching(CompiledMutation m) throws IOException {
-    int[] cols = m.columns().stream().toArray();
-    Predicate pruning = m.pruning();
-    ScanRequest req = new ScanRequest(cols, pruning, -1, false, Settings.CORES, 1024, pruning != null);
-    long n = 0;
-    try (TableScanner scanner = TableScanner.open(snapshot(), req, ctx)) {
-      ScanBatch b;
-      while ((b = scanner.next()) != null) {
-        n += m.match(b.cols(), java.util.Arrays.copyOf(b.sel(), b.size()), b.size()); // (match narrows in place)
-      }
-    }
-    return n;
-  }
-
-  /** Waits until a mutation is done (doing the work here when background work is off or stopped). */
-  private void await(MutationEntry entry) throws IOException {
-    String id = entry.record().id();
-    while (true) {
-      synchronized (lock) {
-        State s = state;
-        MutationEntry now = s.mutations().stream().filter(m -> m.record().id().equals(id)).findFirst()
-            .orElse(entry);
-        if (now.killed()) {
-          throw new IllegalStateException("Mutation " + id + " of table " + definition.name() + " was killed");
-        }
-        if (s.done(now)) {
-          return;
-        }
-        if (entry.failReason() != null) {
-          throw new IllegalStateException("Mutation " + id + " of table " + definition.name()
-              + " failed on part " + entry.failedPart() + ": " + entry.failReason());
-        }
-        ensureOpen();
-      }
-      if (!ctx.backgroundEnabled() || mergesStopped) {
-        if (!mutateOnePart()) {
-          sleepBriefly(); // the parts left are being merged
-        }
-      } else {
-        synchronized (lock) {
-          try {
-            lock.wait(50);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting for mutation " + id, e);
-          }
-        }
-      }
-    }
-  }
-
-  private static void sleepBriefly() {
-    try {
-      Thread.sleep(5);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted", e);
-    }
+    return mutator.mutate(command, sync);
   }
 
   /** KILL MUTATION: it stops applying (to reads and to parts not yet rewritten). False if already done. */
   public boolean killMutation(String id) throws IOException {
-    synchronized (lock) {
-      State s = state;
-      List<MutationEntry> ms = new ArrayList<>(s.mutations());
-      for (int i = 0; i < ms.size(); i++) {
-        MutationEntry m = ms.get(i);
-        if (m.record().id().equals(id)) {
-          if (s.done(m)) {
-            return false;
-          }
-          ms.set(i, m.asKilled());
-          appendLocked("kill mutation", List.of(), Set.of(), walFlushedUpTo, false,
-              List.of(m.record().asKilled()), s.withMutations(ms));
-          return true;
-        }
-      }
-    }
-    throw new IllegalArgumentException("Unknown mutation " + id + " of table " + definition.name());
+    return mutator.kill(id);
   }
 
   /** Unfinished mutations (the counter reads check). */
@@ -1072,122 +936,20 @@ public final class MergeTreeTable implements AutoCloseable {
 
   /** Every mutation kept, for system.mutations. */
   public List<MutationStatus> mutations() {
-    State s = state;
-    List<MutationStatus> out = new ArrayList<>();
-    for (MutationEntry m : s.mutations()) {
-      int todo = 0;
-      for (PartRef p : s.parts()) {
-        if (m.appliesTo(p.info().version())) {
-          todo++;
-        }
-      }
-      out.add(new MutationStatus(m.record(), todo, !m.killed() && s.done(m), m.failedPart(), m.failTime(),
-          m.failReason()));
-    }
-    return out;
+    return mutator.statuses();
   }
-
-  private final java.util.concurrent.atomic.AtomicBoolean mutationWorker =
-      new java.util.concurrent.atomic.AtomicBoolean();
 
   /** Starts the background mutation worker if mutations are pending (one per table). */
   public void scheduleMutations() {
-    if (!ctx.backgroundEnabled() || mergesStopped || closed || state.pendingMutations() == 0
-        || !mutationWorker.compareAndSet(false, true)) {
-      return;
-    }
-    try {
-      ctx.background().execute(() -> {
-        try {
-          while (!closed && !mergesStopped && mutateOnePart()) {
-            // one part at a time, so merges and reads interleave
-          }
-        } catch (Exception e) {
-          if (!closed) {
-            LOG.warn("Mutation of table {} failed: {}", definition.name(), e.toString());
-          }
-        } finally {
-          mutationWorker.set(false);
-        }
-      });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      mutationWorker.set(false);
-    }
+    mutator.schedule();
   }
 
-  /**
-   * Brings one part up to the latest mutation: rewrites it with the pending mutations applied, or,
-   * when none of them can match its rows (statistics), only gives it the new data version. Returns
-   * false when no part needs (or can take) work now.
-   */
+  /** Brings one part up to the latest mutation (false when no part needs or can take work now). */
   boolean mutateOnePart() throws IOException {
-    PartRef target = null;
-    List<MutationEntry> todo;
-    long latest;
-    synchronized (lock) {
-      State s = state;
-      if (s.pendingMutations() == 0 || closed) {
-        return false;
-      }
-      latest = s.latestLiveMutation();
-      for (PartRef p : s.parts()) {
-        if (!p.merging() && p.info().version() < latest
-            && (target == null || p.info().version() < target.info().version())) {
-          target = p;
-        }
-      }
-      if (target == null) {
-        return false;
-      }
-      target.setMerging(true);
-      todo = s.pendingFor(target.info(), latest);
-    }
-    PartRef part = target;
-    try {
-      rewrite(part, compiled(todo), latest);
-      todo.forEach(MutationEntry::succeeded);
-      return true;
-    } catch (IOException | RuntimeException e) {
-      todo.forEach(m -> m.failed(part.name(), e.getMessage(), ctx.clock().millis()));
-      throw e;
-    } finally {
-      part.setMerging(false);
-    }
+    return mutator.mutateOnePart();
   }
 
-  private void rewrite(PartRef part, List<CompiledMutation> mutations, long version) throws IOException {
-    TableDefinition def = definition;
-    PartInfo info = part.info();
-    if (!PartRewriter.touches(def, part, mutations)) {
-      PartRef same = part.reversioned(info.withDataVersion(version));
-      try {
-        commit("mutation", List.of(same), List.of(part), false);
-      } catch (IOException | RuntimeException e) {
-        same.release();
-        throw e;
-      }
-      ctx.events().add(EngineEvents.MUTATION_REVERSIONED_PARTS, 1);
-      return;
-    }
-    String name = PartInfo.partName(info.partitionId(), info.minBlock(), info.maxBlock(), info.level(), version);
-    long[] kept = new long[1];
-    PartRef written = writePart(def, name, info.partitionId(), info.minBlock(), info.maxBlock(), info.level(),
-        version, info.rows(), part.directStrings(), w -> kept[0] = PartRewriter.rewriteRows(def, part, mutations, w));
-    List<PartRef> add = kept[0] == 0 ? List.of() : List.of(written);
-    try {
-      commit("mutation", add, List.of(part), false);
-    } catch (IOException | RuntimeException e) {
-      discard(List.of(written));
-      throw e;
-    }
-    if (kept[0] == 0) {
-      discard(List.of(written)); // every row deleted: the part just goes
-    }
-    ctx.events().add(EngineEvents.MUTATED_PARTS, 1);
-    ctx.events().add(EngineEvents.MUTATED_ROWS, info.rows());
-  }
-
-  private void ensureOpen() {
+  void ensureOpen() {
     if (closed) {
       throw new IllegalStateException("Cannot write: table " + definition.name() + " is closed or dropped");
     }
