@@ -156,7 +156,7 @@ final class PartSource implements TaskSource {
       return true; // nothing to fetch
     }
     long bytes = readBytes();
-    if (!scan.reserve(bytes)) {
+    if (!scan.budget.reserve(bytes)) {
       if (!overBudgetCounted) {
         overBudgetCounted = true;
         scan.ctx.events().add(EngineEvents.PREFETCHES_OVER_BUDGET, 1);
@@ -297,7 +297,7 @@ final class PartSource implements TaskSource {
       ahead = null;
     }
     if (reserved > 0) {
-      scan.unreserve(reserved);
+      scan.budget.release(reserved);
       reserved = 0;
     }
     if (rows != null) {

@@ -76,6 +76,7 @@ public final class TableScanner implements AutoCloseable {
     this.plan = ScanPlan.plan(snapshot, filter, request.usePruning());
     this.window = new PrefetchWindow(prefetchLimit(), Math.max(1, request.maxThreads()),
         request.read().maxRequestBytes());
+    this.budget = new PrefetchBudget(request.read().prefetchMaxBytes());
     BitSet cols = new BitSet();
     for (int c : request.columns()) {
       cols.set(c);
@@ -338,29 +339,9 @@ public final class TableScanner implements AutoCloseable {
     };
   }
 
-  /** Bytes all queries' prefetches may hold together (per server, on top of each query's budget). */
-  private static final long SERVER_PREFETCH_LIMIT = 4L << 30;
-  private static final AtomicLong SERVER_PREFETCHED = new AtomicLong();
-  private final AtomicLong queryPrefetched = new AtomicLong();
   final PrefetchWindow window;
-
-  boolean reserve(long bytes) {
-    if (queryPrefetched.addAndGet(bytes) > request.read().prefetchMaxBytes()) {
-      queryPrefetched.addAndGet(-bytes);
-      return false;
-    }
-    if (SERVER_PREFETCHED.addAndGet(bytes) > SERVER_PREFETCH_LIMIT) {
-      SERVER_PREFETCHED.addAndGet(-bytes);
-      queryPrefetched.addAndGet(-bytes);
-      return false;
-    }
-    return true;
-  }
-
-  void unreserve(long bytes) {
-    queryPrefetched.addAndGet(-bytes);
-    SERVER_PREFETCHED.addAndGet(-bytes);
-  }
+  /** What this scan's prefetches may hold. */
+  final PrefetchBudget budget;
 
   /** Reads the insert buffer's blocks chunk by chunk (they are immutable). */
   private final class BufferSource implements TaskSource {
