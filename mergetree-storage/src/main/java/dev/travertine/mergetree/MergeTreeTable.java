@@ -791,10 +791,17 @@ public final class MergeTreeTable implements AutoCloseable {
    * OPTIMIZE TABLE: flushes the buffer, then merges now. With {@code fin}, each partition ends
    * as one part; without, merges run until the selector finds nothing more.
    */
+  /** Tests only: runs in OPTIMIZE between its wait for merges and its choice of parts. */
+  volatile Runnable beforeOptimizeChoice;
+
   public void optimize(boolean fin) throws IOException {
     flush();
     waitForMerges();
     while (true) {
+      Runnable seam = beforeOptimizeChoice;
+      if (seam != null) {
+        seam.run();
+      }
       List<PartRef> chosen;
       synchronized (lock) {
         if (fin && state.parts().stream().anyMatch(PartRef::merging)) {

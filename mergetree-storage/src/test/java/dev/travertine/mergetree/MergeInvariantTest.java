@@ -73,6 +73,61 @@ class MergeInvariantTest {
     }
   }
 
+  /**
+   * OPTIMIZE FINAL and a background merge chosen after OPTIMIZE waited for merges, over the same
+   * parts: OPTIMIZE must not take parts the merge holds (both would write the same part name, and
+   * the loser's clean-up deleted the winner's file). It waits for that merge and then finds
+   * nothing left to do.
+   */
+  @Test
+  void optimizeFinalLeavesPartsABackgroundMergeHolds() throws Exception {
+    ManualScheduler bg = new ManualScheduler();
+    java.util.concurrent.ExecutorService caller = Executors.newSingleThreadExecutor();
+    EngineContext ctx = new EngineContext(Clock.systemUTC(), bg, Executors.newCachedThreadPool(), new EngineEvents(),
+        true);
+    Random rnd = new Random(8);
+    try (Database db = Database.open(dir, ctx)) {
+      db.createTable(def(), false);
+      MergeTreeTable t = db.table("m");
+      long[] rows = {insert(t, rnd, 20)}; // block 1
+      assertEquals(0, bg.pending());
+      java.util.concurrent.atomic.AtomicBoolean fired = new java.util.concurrent.atomic.AtomicBoolean();
+      t.beforeOptimizeChoice = () -> {
+        if (fired.compareAndSet(false, true)) {
+          try {
+            rows[0] += insert(t, rnd, 20); // block 2: blocks 1 and 2 are chosen for a merge and wait in the queue
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+          assertEquals(1, bg.pending(), "a background merge holds blocks 1-2");
+        }
+      };
+      java.util.concurrent.Future<?> optimize = caller.submit(() -> {
+        t.optimize(true);
+        return null;
+      });
+      int merges = 0;
+      while (!optimize.isDone()) {
+        if (bg.runOne()) {
+          merges++;
+        } else {
+          Thread.sleep(5);
+        }
+      }
+      optimize.get();
+      assertTrue(fired.get());
+      assertEquals(1, merges, "the background merge ran");
+      List<PartInfo> parts = t.activeParts();
+      assertEquals(1, parts.size(), parts.toString());
+      assertEquals(1, parts.get(0).minBlock());
+      assertEquals(2, parts.get(0).maxBlock());
+      assertEquals(1, parts.get(0).level(), "merged once, by the background merge");
+      assertEquals(rows[0], EngineTestSupport.scan(t, null, false, 2).size(), "the part's file is there and whole");
+    } finally {
+      caller.shutdownNow();
+    }
+  }
+
   private static void assertDisjoint(MergeTreeTable t) {
     List<PartInfo> parts = t.activeParts();
     for (int i = 0; i < parts.size(); i++) {
