@@ -65,6 +65,15 @@ public final class SqlErrors {
     if (lower.contains("unknown setting")) {
       return new Error(115, "42704", message); // UNKNOWN_SETTING
     }
+    if (lower.matches("(?s).*table '?[^ ]+'? already exists.*")) {
+      return new Error(57, "42S01", message); // TABLE_ALREADY_EXISTS
+    }
+    if (lower.contains("values were supplied")) {
+      return new Error(7, "21S01", message); // NUMBER_OF_COLUMNS_DOESNT_MATCH
+    }
+    if (lower.startsWith("cannot parse '")) {
+      return new Error(6, "22018", message); // CANNOT_PARSE_TEXT
+    }
     return new Error(1001, GENERAL, message);
   }
 

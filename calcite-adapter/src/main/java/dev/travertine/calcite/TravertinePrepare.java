@@ -153,12 +153,57 @@ public class TravertinePrepare extends CalcitePrepareImpl {
           org.apache.calcite.sql.SqlNode sqlNodeOriginal, Class<?> runtimeContextClass,
           org.apache.calcite.sql.validate.SqlValidator validator, boolean needsValidation) {
         if (needsValidation) {
+          checkInsertWidth(sqlQuery, validator);
           PreValidation.rewrite(sqlQuery);
         }
         json = callsJsonFunction(sqlQuery);
         return super.prepareSql(sqlQuery, sqlNodeOriginal, runtimeContextClass, validator, needsValidation);
       }
     };
+  }
+
+  /**
+   * An INSERT without a column list gives a value for every column: Calcite's lenient conformance
+   * would fill the missing ones with NULL (DuckDB, SQLite and ClickHouse refuse). Checked where
+   * the source's width is known before validation (VALUES, a SELECT list without a star).
+   */
+  static void checkInsertWidth(org.apache.calcite.sql.SqlNode node, org.apache.calcite.sql.validate.SqlValidator validator) {
+    if (!(node instanceof org.apache.calcite.sql.SqlInsert ins) || ins.getTargetColumnList() != null
+        || !(ins.getTargetTable() instanceof org.apache.calcite.sql.SqlIdentifier id)) {
+      return;
+    }
+    org.apache.calcite.sql.SqlNode source = ins.getSource();
+    java.util.List<Integer> widths = new java.util.ArrayList<>();
+    if (source.getKind() == org.apache.calcite.sql.SqlKind.VALUES) {
+      for (org.apache.calcite.sql.SqlNode row : ((org.apache.calcite.sql.SqlCall) source).getOperandList()) {
+        if (row.getKind() != org.apache.calcite.sql.SqlKind.ROW) {
+          return;
+        }
+        widths.add(((org.apache.calcite.sql.SqlCall) row).operandCount());
+      }
+    } else if (source instanceof org.apache.calcite.sql.SqlSelect select && select.getSelectList() != null) {
+      for (org.apache.calcite.sql.SqlNode item : select.getSelectList()) {
+        if (item instanceof org.apache.calcite.sql.SqlIdentifier i && i.isStar()) {
+          return;
+        }
+      }
+      widths.add(select.getSelectList().size());
+    } else {
+      return;
+    }
+    var table = validator.getCatalogReader().getTable(id.names);
+    if (table == null) {
+      return; // the validator names it
+    }
+    int columns = table.getRowType().getFieldCount();
+    for (int w : widths) {
+      if (w != columns) {
+        throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+            "Table %s has %d columns but %d values were supplied (name the columns to insert fewer: "
+                + "INSERT INTO %s (c1, c2, …) …)", id.names.get(id.names.size() - 1), columns, w,
+            id.names.get(id.names.size() - 1)));
+      }
+    }
   }
 
   /** Whether a statement calls a JSON function (JSON_OBJECT, JSON_VALUE, …), resolved or not. */

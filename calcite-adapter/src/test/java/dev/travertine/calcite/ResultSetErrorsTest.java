@@ -47,4 +47,69 @@ class ResultSetErrorsTest {
       }
     }
   }
+
+  /**
+   * Embedded, an error at prepare or execute time is an SQLException with a SQLSTATE, a ClickHouse
+   * code and its words once, for statements, prepared statements and batches alike.
+   */
+  @Test void errorsAtPrepareAndExecuteHaveASqlState() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:travertine:" + dir)) {
+      exec(c, "CREATE TABLE e (k INTEGER NOT NULL, x INTEGER) ORDER BY k");
+      exec(c, "INSERT INTO e VALUES (1, 0)");
+      String[][] cases = {
+          {"SELECT * FROM missing", "42S02", "60", "Object 'missing' not found"},
+          {"SELEC 1", "42000", "62", "Non-query expression encountered in illegal context"},
+          {"SELECT 1 / x FROM e", "22012", "153", "by zero"},
+          {"SET no_such_setting = 1", "42704", "115", "Unknown setting: no_such_setting"},
+          {"DROP TABLE nothere", "42S02", "60", "Table nothere does not exist"},
+          {"CREATE TABLE e (k INTEGER) ORDER BY k", "42S01", "57", "Table e already exists"},
+          {"SELECT CAST('x' AS INTEGER) FROM e", "22018", "6", "Cannot parse 'x' as a number"},
+          {"INSERT INTO e VALUES (5)", "21S01", "7", "Table e has 2 columns but 1 values were supplied"},
+          {"INSERT INTO e VALUES (5, 1), (6)", "21S01", "7", "Table e has 2 columns but 1 values were supplied"},
+          {"INSERT INTO e SELECT 7 FROM e", "21S01", "7", "Table e has 2 columns but 1 values were supplied"},
+          {"INSERT INTO e VALUES (5, 1, 2)", "21S01", "7", "Table e has 2 columns but 3 values were supplied"},
+      };
+      for (String[] k : cases) {
+        SQLException viaStatement = assertThrows(SQLException.class, () -> {
+          try (Statement s = c.createStatement()) {
+            if (s.execute(k[0])) {
+              try (ResultSet rs = s.getResultSet()) {
+                while (rs.next()) {
+                  rs.getObject(1);
+                }
+              }
+            }
+          }
+        }, k[0]);
+        SQLException viaPrepared = assertThrows(SQLException.class, () -> {
+          try (java.sql.PreparedStatement p = c.prepareStatement(k[0])) {
+            if (p.execute()) {
+              try (ResultSet rs = p.getResultSet()) {
+                while (rs.next()) {
+                  rs.getObject(1);
+                }
+              }
+            }
+          }
+        }, k[0]);
+        for (SQLException e : new SQLException[] {viaStatement, viaPrepared}) {
+          String m = e.getMessage();
+          assertEquals(k[1], e.getSQLState(), k[0] + ": " + m);
+          assertEquals(Integer.parseInt(k[2]), e.getErrorCode(), k[0] + ": " + m);
+          assertTrue(m.contains(k[3]), k[0] + ": " + m);
+          assertEquals(m.indexOf(k[3]), m.lastIndexOf(k[3]), k[0] + ": the message once: " + m);
+        }
+      }
+      try (Statement s = c.createStatement()) {
+        s.addBatch("INSERT INTO e VALUES (2, 1)");
+        s.addBatch("INSERT INTO missing VALUES (3)");
+        SQLException e = assertThrows(SQLException.class, s::executeBatch);
+        assertEquals("42S02", e.getSQLState(), e.getMessage());
+      }
+      try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM e")) {
+        assertTrue(rs.next());
+        assertEquals(2, rs.getInt(1), "the first row and the batch's first statement; no failed INSERT added rows");
+      }
+    }
+  }
 }
