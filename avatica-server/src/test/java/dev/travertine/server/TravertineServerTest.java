@@ -77,6 +77,19 @@ class TravertineServerTest {
         assertTrue(e.getMessage().contains("(max_execution_time)"), e.getMessage());
         assertEquals("3", scalar(c, "SELECT count(*) FROM TABLE(numbers(3))"));
       }
+      // max_memory_usage, for what a hash join and a sort in Calcite's operators hold
+      try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE held (k BIGINT NOT NULL, s VARCHAR) ORDER BY k");
+        s.execute("INSERT INTO held SELECT number, 'a string of some length ' || CAST(number AS VARCHAR) "
+            + "FROM TABLE(numbers(50000))");
+        String join = "SELECT a.s FROM held a JOIN held b ON a.k = b.k ORDER BY a.s DESC LIMIT 1";
+        s.execute("SET max_memory_usage = 1000000");
+        SQLException e = assertThrows(SQLException.class, () -> scalar(c, join));
+        assertTrue(e.getMessage().contains("(max_memory_usage"), e.getMessage());
+        assertEquals("53200", e.getSQLState(), e.getMessage());
+        s.execute("SET max_memory_usage = 0");
+        assertEquals("a string of some length 9999", scalar(c, join));
+      }
       // KILL QUERY and a connection closed mid-query
       for (String stop : new String[] {"kill", "close"}) {
         String marker = stop.equals("kill") ? "100000000003" : "100000000004";

@@ -97,7 +97,7 @@ final class TravertineProgram {
         rel = trim.run(planner, rel, traits, materializations, lattices);
       }
       rel = costBased.run(planner, rel, traits, materializations, lattices);
-      return CancellableNestedLoopJoin.replaceIn(calc.run(planner, rel, traits, materializations, lattices));
+      return GuardedRoot.wrap(calc.run(planner, rel, traits, materializations, lattices));
     };
   }
 

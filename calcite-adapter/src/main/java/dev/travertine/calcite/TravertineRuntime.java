@@ -188,7 +188,7 @@ public final class TravertineRuntime {
 
   /**
    * Calcite's nested-loop join with a predicate that checks the running query's cancellation and
-   * limits every 16,384 calls (see {@link CancellableNestedLoopJoin}).
+   * limits every 16,384 calls (see {@link GuardedRoot}).
    */
   public static <L, R, T> Enumerable<T> nestedLoopJoin(DataContext root, Enumerable<L> outer, Enumerable<R> inner,
       org.apache.calcite.linq4j.function.Predicate2<L, R> predicate,
@@ -213,5 +213,84 @@ public final class TravertineRuntime {
             .enumerator();
       }
     };
+  }
+
+  /**
+   * The rows of an input that a Calcite operator holds whole (a sort, a hash join's build side),
+   * charged to the query's memory as they are read and given back when the input is closed (the
+   * operator has built its state by then: the limit holds at the peak of the build).
+   */
+  public static <T> Enumerable<T> charged(DataContext root, Enumerable<T> input) {
+    TravertineSession session = TravertineSchema.session(root.getRootSchema());
+    return new AbstractEnumerable<T>() {
+      @Override public Enumerator<T> enumerator() {
+        dev.travertine.exec.op.MemoryTracker memory = session.queryMemory();
+        Enumerator<T> in = input.enumerator();
+        if (memory == null) {
+          return in;
+        }
+        dev.travertine.exec.op.MemoryTracker.Account account = memory.account();
+        return new Enumerator<T>() {
+          long bytes;
+          long unreported;
+
+          @Override public T current() {
+            return in.current();
+          }
+
+          @Override public boolean moveNext() {
+            if (!in.moveNext()) {
+              return false;
+            }
+            unreported += rowBytes(in.current());
+            if (unreported >= 64 << 10) {
+              bytes += unreported;
+              unreported = 0;
+              account.resize(bytes);
+            }
+            return true;
+          }
+
+          @Override public void reset() {
+            in.reset();
+          }
+
+          @Override public void close() {
+            try {
+              in.close();
+            } finally {
+              account.release();
+            }
+          }
+        };
+      }
+    };
+  }
+
+  /** About what a row of Calcite's operators takes on the heap (the array, boxes and strings). */
+  static long rowBytes(Object row) {
+    if (row instanceof Object[] a) {
+      long b = 16 + 8L * a.length;
+      for (Object o : a) {
+        b += valueBytes(o);
+      }
+      return b;
+    }
+    return 8 + valueBytes(row);
+  }
+
+  private static long valueBytes(Object o) {
+    if (o == null) {
+      return 0;
+    } else if (o instanceof String s) {
+      return 40 + s.length();
+    } else if (o instanceof java.math.BigDecimal) {
+      return 64;
+    } else if (o instanceof org.apache.calcite.avatica.util.ByteString b) {
+      return 40 + b.length();
+    } else if (o instanceof byte[] b) {
+      return 16 + b.length;
+    }
+    return 16;
   }
 }

@@ -73,6 +73,8 @@ public final class TravertineSession {
   }
 
   /** The statement this connection is running (null between statements). */
+  private volatile dev.travertine.exec.op.MemoryTracker currentMemory;
+
   public dev.travertine.mergetree.query.QueryContext currentQuery() {
     return current;
   }
@@ -89,7 +91,14 @@ public final class TravertineSession {
     }
   }
 
+  /** What Calcite's operators of the current query hold (null when no query runs). */
+  public dev.travertine.exec.op.MemoryTracker queryMemory() {
+    return currentMemory;
+  }
+
   void setCurrentQuery(dev.travertine.mergetree.query.QueryContext q) {
+    currentMemory = q == null ? null
+        : new dev.travertine.exec.op.MemoryTracker(settings.getLong(dev.travertine.mergetree.settings.Settings.MAX_MEMORY_USAGE));
     current = q;
     if (gone && q != null) { // set, then look: clientGone looks the other way round, so one of us sees
       q.cancel("connection closed");

@@ -310,4 +310,40 @@ class QueryLimitsTest {
       assertEquals("1", one(admin, "SELECT count(*) FROM ins"));
     }
   }
+
+  /**
+   * max_memory_usage holds for what Calcite's operators hold: a sort, a hash join's build side, a
+   * nested-loop join's inner side. Under the limit the same queries answer; the session goes on.
+   */
+  @Test void memoryLimitHoldsInCalcitesOperators() throws Exception {
+    try (Connection c = connect(dir)) {
+      exec(c, "CREATE TABLE mem (k BIGINT NOT NULL, s VARCHAR) ORDER BY k");
+      exec(c, "INSERT INTO mem SELECT number, 'a string of some length ' || CAST(number AS VARCHAR) "
+          + "FROM TABLE(numbers(50000))");
+      exec(c, "CREATE TABLE wide (k BIGINT NOT NULL, s VARCHAR) ORDER BY k");
+      exec(c, "INSERT INTO wide SELECT number, '" + "x".repeat(1000) + "' || CAST(number AS VARCHAR) "
+          + "FROM TABLE(numbers(3000))");
+      String[] queries = {
+          // a join of two tables runs in Calcite's operators: hash join, then a sort of its rows
+          "SELECT a.s, b.s FROM mem a JOIN mem b ON a.k = b.k ORDER BY a.s DESC LIMIT 3",
+          "SELECT count(*) FROM mem a JOIN mem b ON a.k + 1 = b.k + 1 AND a.s <> b.s",
+          // no equality: a nested-loop join holds its inner side (either side is about 3 MB)
+          "SELECT count(*) FROM wide a JOIN wide b ON a.k < b.k - 2990 AND a.s <> b.s",
+      };
+      String[] answers = new String[queries.length];
+      for (int i = 0; i < queries.length; i++) {
+        answers[i] = JdbcTestSupport.rows(c, queries[i]).toString();
+      }
+      exec(c, "SET max_memory_usage = 1000000");
+      for (String q : queries) {
+        String m = error(c, q);
+        assertTrue(m.contains("Memory limit (for query) exceeded") && m.contains("max_memory_usage"), q + ": " + m);
+      }
+      exec(c, "SET max_memory_usage = 100000000");
+      for (int i = 0; i < queries.length; i++) {
+        assertEquals(answers[i], JdbcTestSupport.rows(c, queries[i]).toString(), "under the limit: " + queries[i]);
+      }
+      assertEquals("50000", one(c, "SELECT count(*) FROM mem"), "the session goes on serving");
+    }
+  }
 }
