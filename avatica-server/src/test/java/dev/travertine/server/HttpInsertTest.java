@@ -162,6 +162,28 @@ class HttpInsertTest {
       }
       r = post(s, "alice", "s3cret", "INSERT INTO t (k) FORMAT Parquet", java.nio.file.Files.readAllBytes(pq), null);
       assertEquals(400, r.statusCode(), r.body());
+      // A Parquet value that cannot be read fails the insert, or is skipped with input_format_allow_errors_num.
+      var textKeys = new dev.travertine.mergetree.schema.TableSchema(List.of(
+          new dev.travertine.mergetree.schema.Column("v", dev.travertine.mergetree.schema.DataType.varchar(-1), true),
+          new dev.travertine.mergetree.schema.Column("k", dev.travertine.mergetree.schema.DataType.varchar(-1), false)));
+      var out2 = new dev.travertine.io.local.LocalFileIO(dir, false).newOutputFile("keys.parquet").create();
+      try (var w = new dev.travertine.formats.parquet.ParquetRowWriter(
+          dev.travertine.formats.parquet.ParquetIO.output("keys.parquet", out2), textKeys)) {
+        w.write(new Object[] {"q-30", "-30"});
+        w.write(new Object[] {"q-oops", "oops"});
+        w.write(new Object[] {"q-31", "-31"});
+      }
+      out2.close();
+      byte[] keys = java.nio.file.Files.readAllBytes(dir.resolve("keys.parquet"));
+      r = post(s, "alice", "s3cret", "INSERT INTO t FORMAT Parquet", keys, null);
+      assertEquals(400, r.statusCode(), r.body());
+      assertTrue(r.body().contains("row 2: column k: cannot read 'oops'"), r.body());
+      assertEquals(0, count(c, "t WHERE k <= -30"), "nothing of the failed insert");
+      r = post(s, "alice", "s3cret", "INSERT INTO t FORMAT Parquet&input_format_allow_errors_num=1", keys, null);
+      assertEquals(200, r.statusCode(), r.body());
+      assertTrue(r.headers().firstValue("X-Travertine-Summary").orElse("").contains("\"bad_rows\":\"1\""),
+          r.headers().toString());
+      assertEquals(2, count(c, "t WHERE k <= -30"));
       try (var files = java.nio.file.Files.list(dir.resolve("data").resolve("tmp"))) {
         assertEquals(0, files.count(), "the spooled body is deleted");
       }

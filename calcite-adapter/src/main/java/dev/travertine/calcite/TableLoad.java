@@ -49,7 +49,13 @@ public final class TableLoad {
    * @param description what the query log shows
    */
   public record FilesRequest(String table, FileLoad.Kind kind, List<FileLoad.Input> files,
-      BulkLoad.Progress progress, String description) {}
+      BulkLoad.Progress progress, String description, long maxErrors) {
+    /** Values that do not fit fail the load unless the session's input_format_allow_errors_num skips them. */
+    public FilesRequest(String table, FileLoad.Kind kind, List<FileLoad.Input> files, BulkLoad.Progress progress,
+        String description) {
+      this(table, kind, files, progress, description, -1);
+    }
+  }
 
   /** Loads through an embedded connection ({@code jdbc:travertine:DIR}). */
   public static BulkLoad.Result load(Connection c, Request r) throws SQLException, IOException {
@@ -71,7 +77,8 @@ public final class TableLoad {
     return tracked(session, r.table(), r.description() != null ? r.description()
         : "LOAD INTO " + r.table() + " FORMAT " + r.kind().name(), r.progress(), (table, defaults, s, q, progress) ->
         FileLoad.load(table, r.files(), r.kind(), defaults, s.getBool(Settings.INPUT_FORMAT_NULL_AS_DEFAULT),
-            options(s, null, 0, q, progress)));
+            options(s, null, r.maxErrors() >= 0 ? r.maxErrors() : s.getLong(Settings.INPUT_FORMAT_ALLOW_ERRORS_NUM),
+                q, progress)));
   }
 
   public static BulkLoad.Result load(TravertineSession session, Request r) throws IOException {

@@ -238,6 +238,34 @@ public final class FileLoad {
 
   private record Task(int file, int split) {}
 
+  /** Values that do not fit, skipped with their rows up to {@code max} (input_format_allow_errors_num). */
+  private static final class Skips {
+    final long max;
+    final AtomicLong count = new AtomicLong();
+    final java.util.concurrent.ConcurrentLinkedQueue<BulkLoad.BadRow> samples =
+        new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    Skips(long max) {
+      this.max = Math.max(0, max);
+    }
+
+    /** Counts a bad row; false when it is one too many (the load fails). */
+    boolean skip(BulkLoad.BadRow row) {
+      long n = count.incrementAndGet();
+      if (n <= 20) {
+        samples.add(row);
+      }
+      return n <= max;
+    }
+
+    List<BulkLoad.BadRow> sorted() {
+      List<BulkLoad.BadRow> out = new ArrayList<>(samples);
+      out.sort(java.util.Comparator.comparingInt(BulkLoad.BadRow::sourceIndex).thenComparing(BulkLoad.BadRow::source)
+          .thenComparingLong(BulkLoad.BadRow::line));
+      return out;
+    }
+  }
+
   /**
    * Loads {@code inputs} (all of one {@code kind}) into {@code table}.
    *
@@ -266,6 +294,7 @@ public final class FileLoad {
     AtomicReference<Throwable> failure = new AtomicReference<>();
     AtomicLong rows = new AtomicLong();
     AtomicLong bytes = new AtomicLong();
+    Skips skips = new Skips(o.maxErrors());
     int threads = Math.max(1, Math.min(o.threads(), tasks.size()));
     ExecutorService workers = Executors.newFixedThreadPool(threads, r -> {
       Thread t = new Thread(r, "travertine-load");
@@ -278,7 +307,8 @@ public final class FileLoad {
       for (int w = 0; w < threads; w++) {
         futures.add(workers.submit(() -> {
           try {
-            return work(kind, inputs, plans, tasks, next, schema, ins, o, blockBytes, minDirect, failure, rows, bytes);
+            return work(kind, inputs, plans, tasks, next, schema, ins, o, blockBytes, minDirect, failure, rows, bytes,
+                skips);
           } catch (Throwable t) {
             failure.compareAndSet(null, t);
             throw t;
@@ -329,7 +359,7 @@ public final class FileLoad {
       o.checkpoint().run();
       long committed = ins.commit();
       o.progress().update(committed, totalBytes);
-      return new BulkLoad.Result(committed, 0, List.of(), parts, partBytes, totalBytes);
+      return new BulkLoad.Result(committed, skips.count.get(), skips.sorted(), parts, partBytes, totalBytes);
     } finally {
       workers.shutdownNow();
     }
@@ -338,8 +368,8 @@ public final class FileLoad {
   private static Block work(Kind kind, List<Input> inputs, List<Plan> plans, List<Task> tasks, AtomicInteger next,
       TableSchema schema, Inserter ins, BulkLoad.Options o, long blockBytes, long minDirect,
       AtomicReference<Throwable> failure,
-      AtomicLong rows, AtomicLong bytes) throws IOException {
-    Rows out = new Rows(schema, o.blockRows(), blockBytes, ins);
+      AtomicLong rows, AtomicLong bytes, Skips skips) throws IOException {
+    Rows out = new Rows(schema, o.blockRows(), blockBytes, ins, skips);
     Reading open = null;
     int openFile = -1;
     try {
@@ -361,9 +391,9 @@ public final class FileLoad {
           if (failure.get() != null) {
             throw new IOException("the load failed elsewhere");
           }
-          out.append(batch, plan, in.name(), kind, task.split(), splitRow[0]);
+          int kept = out.append(batch, plan, task.file(), in.name(), kind, task.split(), splitRow[0]);
           splitRow[0] += batch.size;
-          rows.addAndGet(batch.size);
+          rows.addAndGet(kept);
         });
         bytes.addAndGet(open.splitBytes(task.split()));
       }
@@ -389,41 +419,59 @@ public final class FileLoad {
     private final int blockRows;
     private final long blockBytes;
     private final Inserter ins;
+    private final Skips skips;
     private Block block;
     private VectorizedRowBatch batch;
 
-    Rows(TableSchema schema, int blockRows, long blockBytes, Inserter ins) {
+    Rows(TableSchema schema, int blockRows, long blockBytes, Inserter ins, Skips skips) {
       this.schema = schema;
       this.blockRows = blockRows;
       this.blockBytes = blockBytes;
       this.ins = ins;
+      this.skips = skips;
       block = new Block(schema);
       batch = Vectors.newBatch(schema.orcSchema(), Block.CHUNK);
     }
 
-    void append(VectorizedRowBatch src, Plan plan, String name, Kind kind, int split, long firstRow)
+    /** Converts a file's batch into the block; returns the rows kept (a row with a bad value is skipped or fails the load). */
+    int append(VectorizedRowBatch src, Plan plan, int file, String name, Kind kind, int split, long firstRow)
         throws IOException {
       int done = 0;
+      int kept = 0;
       while (done < src.size) {
         int n = Math.min(src.size - done, Block.CHUNK - batch.size);
         int at = batch.size;
-        for (int i = 0; i < plan.fileColumns().length; i++) {
-          try {
-            plan.converters()[i].convert(src.cols[i], done, batch.cols[plan.tableColumnOf()[i]], at, n);
-          } catch (ColumnConverter.BadValue e) {
-            throw new BulkLoad.BadInputException(name + ": " + (kind == Kind.PARQUET ? "row group " : "stripe ")
-                + split + ", row " + (firstRow + e.row + 1) + ": " + e.getMessage() + "; nothing was loaded",
-                List.of());
+        int added;
+        try {
+          convert(src, plan, done, at, n);
+          added = n;
+        } catch (ColumnConverter.BadValue first) {
+          // Row by row through this stretch: the rows that convert stay, the others are skipped.
+          added = 0;
+          for (int r = 0; r < n; r++) {
+            try {
+              convert(src, plan, done + r, at + added, 1);
+              added++;
+            } catch (ColumnConverter.BadValue e) {
+              String where = name + ": " + (kind == Kind.PARQUET ? "row group " : "stripe ") + split + ", row "
+                  + (firstRow + e.row + 1);
+              if (!skips.skip(new BulkLoad.BadRow(file, name, firstRow + e.row + 1, e.getMessage()))) {
+                throw new BulkLoad.BadInputException(where + ": " + e.getMessage() + (skips.max == 0 ? ""
+                    : " (more than " + skips.max + " bad rows, input_format_allow_errors_num = " + skips.max + ")")
+                    + "; nothing was loaded", skips.sorted());
+              }
+            }
           }
         }
         for (int m = 0; m < plan.missing().length; m++) {
           ColumnConverter d = plan.missingDefaults()[m];
           var v = batch.cols[plan.missing()[m]];
-          for (int j = 0; j < n; j++) {
+          for (int j = 0; j < added; j++) {
             d.setDefault(v, at + j);
           }
         }
-        batch.size += n;
+        batch.size += added;
+        kept += added;
         done += n;
         if (batch.size == Block.CHUNK) {
           flushBatch();
@@ -433,6 +481,13 @@ public final class FileLoad {
             ins.writeBlock(full);
           }
         }
+      }
+      return kept;
+    }
+
+    private void convert(VectorizedRowBatch src, Plan plan, int from, int at, int n) throws ColumnConverter.BadValue {
+      for (int i = 0; i < plan.fileColumns().length; i++) {
+        plan.converters()[i].convert(src.cols[i], from, batch.cols[plan.tableColumnOf()[i]], at, n);
       }
     }
 

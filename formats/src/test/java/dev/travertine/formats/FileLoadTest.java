@@ -262,6 +262,49 @@ class FileLoadTest {
     assertTrue(e2.getMessage().contains("good.parquet: column x: cannot load INTEGER values into DATE"), e2.getMessage());
   }
 
+  /**
+   * With a budget of bad rows (input_format_allow_errors_num, --max-errors) the rows whose values
+   * do not fit are skipped and named; the rest load, also the good rows around them in the same
+   * batch. One more bad row than the budget fails the load and loads nothing.
+   */
+  @Test void badRowsWithinTheBudgetAreSkippedAndNamed() throws IOException {
+    TableSchema file = new TableSchema(List.of(new Column("id", DataType.of(TypeKind.BIGINT), false),
+        new Column("x", DataType.of(TypeKind.INTEGER), true), new Column("y", DataType.of(TypeKind.INTEGER), true)));
+    List<Object[]> rows = new ArrayList<>();
+    java.util.Set<Long> badIds = new java.util.TreeSet<>(List.of(7L, 1500L, 1501L, 4998L));
+    for (long i = 0; i < 5000; i++) {
+      boolean bad = badIds.contains(i);
+      // x does not fit in rows 7 and 1501, y in 1500 and 4998 (a later column than the first check)
+      rows.add(new Object[] {i, bad && i % 2 == 1 ? 1000 : (int) (i % 100), bad && i % 2 == 0 ? -1000 : (int) (i % 50)});
+    }
+    writeParquet(dir.resolve("some-bad.parquet"), file, rows, 1 << 20);
+    TableSchema narrow = new TableSchema(List.of(new Column("id", DataType.of(TypeKind.BIGINT), false),
+        new Column("x", DataType.of(TypeKind.TINYINT), true), new Column("y", DataType.of(TypeKind.TINYINT), true)));
+    MergeTreeTable t = create(db, "skipping", narrow);
+    BulkLoad.Result r = FileLoad.load(t, inputs(dir.resolve("some-bad.parquet")), FileLoad.Kind.PARQUET, null, true,
+        options(2).withMaxErrors(4));
+    assertEquals(4996, r.rows());
+    assertEquals(4, r.badRows());
+    assertEquals(List.of(8L, 1501L, 1502L, 4999L), r.samples().stream().map(BulkLoad.BadRow::line).toList(),
+        "the bad rows, by row number in the file");
+    assertTrue(r.samples().get(0).message().contains("column x: 1000 is out of range for TINYINT"),
+        r.samples().get(0).message());
+    List<Object[]> got = rows(t);
+    assertEquals(4996, got.size());
+    for (Object[] row : got) {
+      long id = (Long) row[0];
+      assertTrue(!badIds.contains(id), "row " + id + " was skipped");
+      assertEquals((byte) (id % 100), row[1]);
+      assertEquals((byte) (id % 50), row[2]);
+    }
+    MergeTreeTable u = create(db, "strict", narrow);
+    var e = assertThrows(BulkLoad.BadInputException.class, () -> FileLoad.load(u,
+        inputs(dir.resolve("some-bad.parquet")), FileLoad.Kind.PARQUET, null, true, options(2).withMaxErrors(3)));
+    assertTrue(e.getMessage().contains("more than 3 bad rows") && e.getMessage().contains("nothing was loaded"),
+        e.getMessage());
+    assertEquals(0, rows(u).size());
+  }
+
   @Test void parquetTypesOfOtherWritersAndNestedTypesRefused() throws IOException {
     MessageType m = MessageTypeParser.parseMessageType("message m {"
         + " required int64 id;"

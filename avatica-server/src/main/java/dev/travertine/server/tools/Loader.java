@@ -211,16 +211,23 @@ public final class Loader {
       try {
         r = dev.travertine.calcite.TableLoad.load(c, new dev.travertine.calcite.TableLoad.FilesRequest(o.table(),
             kind, inputs, progress::update, "LOAD " + o.files().size() + " file(s) INTO " + o.table() + " FORMAT "
-            + kind));
+            + kind, o.maxErrors()));
       } catch (dev.travertine.formats.BulkLoad.BadInputException e) {
         if (o.terminal()) {
           err.print("\r");
+        }
+        for (var bad : e.badRows()) {
+          err.println(bad);
         }
         err.println("stopped: " + e.getMessage());
         return 1;
       }
       progress.done(r.rows());
-      out.printf(Locale.ROOT, "loaded %d rows into %s%n", r.rows(), o.table());
+      for (var bad : r.samples()) {
+        err.println(bad);
+      }
+      out.printf(Locale.ROOT, "loaded %d rows into %s%s%n", r.rows(), o.table(),
+          r.badRows() > 0 ? " (" + r.badRows() + " bad rows skipped)" : "");
       return 0;
     }
   }
