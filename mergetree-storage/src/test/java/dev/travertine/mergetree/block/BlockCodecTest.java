@@ -1,5 +1,6 @@
 package dev.travertine.mergetree.block;
 
+import dev.travertine.mergetree.RandomValues;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,9 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.travertine.mergetree.schema.Column;
 import dev.travertine.mergetree.schema.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,69 +22,7 @@ import org.junit.jupiter.api.Test;
  * the values that were appended, and damaged input fails instead of decoding to other rows.
  */
 class BlockCodecTest {
-  /** One column of every type, all nullable, plus a NOT NULL key. */
-  private static final TableSchema SCHEMA = new TableSchema(List.of(
-      new Column("k", DataType.of(TypeKind.BIGINT), false),
-      new Column("b", DataType.of(TypeKind.BOOLEAN), true),
-      new Column("ti", DataType.of(TypeKind.TINYINT), true),
-      new Column("si", DataType.of(TypeKind.SMALLINT), true),
-      new Column("i", DataType.of(TypeKind.INTEGER), true),
-      new Column("l", DataType.of(TypeKind.BIGINT), true),
-      new Column("r", DataType.of(TypeKind.REAL), true),
-      new Column("d", DataType.of(TypeKind.DOUBLE), true),
-      new Column("dec", DataType.decimal(18, 4), true),
-      new Column("dec38", DataType.decimal(38, 10), true),
-      new Column("ch", new DataType(TypeKind.CHAR, 10, -1), true),
-      new Column("vc", DataType.varchar(-1), true),
-      new Column("dt", DataType.of(TypeKind.DATE), true),
-      new Column("ts", DataType.of(TypeKind.TIMESTAMP), true)));
-
-  private static final int[] CODE_POINTS = {'a', 'z', 'A', '0', ' ', '\'', 0xE9, 0x3A9, 0x4E2D, 0xFFFD, 0x1F600, 0x10348};
-
-  private static String randomString(Random rnd, int maxCodePoints) {
-    StringBuilder sb = new StringBuilder();
-    int n = rnd.nextInt(maxCodePoints + 1);
-    for (int i = 0; i < n; i++) {
-      sb.appendCodePoint(rnd.nextInt(3) == 0 ? CODE_POINTS[rnd.nextInt(CODE_POINTS.length)] : 'a' + rnd.nextInt(26));
-    }
-    return sb.toString();
-  }
-
-  private static BigDecimal randomDecimal(Random rnd, int precision, int scale) {
-    int digits = 1 + rnd.nextInt(precision);
-    BigInteger unscaled = new BigInteger(digits * 4, rnd).mod(BigInteger.TEN.pow(digits));
-    return new BigDecimal(rnd.nextBoolean() ? unscaled : unscaled.negate(), scale);
-  }
-
-  /** A random non-null value of a type, in storage representation (see {@link TypeKind}). */
-  static Object randomValue(Random rnd, DataType t) {
-    return switch (t.kind()) {
-      case BOOLEAN -> rnd.nextBoolean();
-      case TINYINT -> (byte) rnd.nextInt();
-      case SMALLINT -> (short) rnd.nextInt();
-      case INTEGER -> rnd.nextInt(10) == 0 ? (rnd.nextBoolean() ? Integer.MIN_VALUE : Integer.MAX_VALUE) : rnd.nextInt();
-      case BIGINT -> rnd.nextInt(10) == 0 ? (rnd.nextBoolean() ? Long.MIN_VALUE : Long.MAX_VALUE) : rnd.nextLong();
-      case REAL -> switch (rnd.nextInt(12)) {
-        case 0 -> Float.NaN;
-        case 1 -> Float.NEGATIVE_INFINITY;
-        case 2 -> -0.0f;
-        case 3 -> Float.MAX_VALUE;
-        default -> (rnd.nextFloat() - 0.5f) * 1e6f;
-      };
-      case DOUBLE -> switch (rnd.nextInt(12)) {
-        case 0 -> Double.NaN;
-        case 1 -> Double.POSITIVE_INFINITY;
-        case 2 -> -0.0;
-        case 3 -> Double.MIN_VALUE;
-        default -> (rnd.nextDouble() - 0.5) * 1e12;
-      };
-      case DECIMAL -> randomDecimal(rnd, t.precision(), t.scale());
-      case CHAR -> randomString(rnd, t.precision());
-      case VARCHAR -> randomString(rnd, 30);
-      case DATE -> rnd.nextInt(2_000_000) - 700_000;
-      case TIMESTAMP -> rnd.nextLong() % 250_000_000_000_000L;
-    };
-  }
+  private static final TableSchema SCHEMA = RandomValues.ALL_TYPES;
 
   private static List<Object[]> randomRows(Random rnd, int n) {
     List<Object[]> rows = new ArrayList<>();
@@ -93,7 +30,7 @@ class BlockCodecTest {
       Object[] row = new Object[SCHEMA.size()];
       for (int c = 0; c < row.length; c++) {
         Column col = SCHEMA.column(c);
-        row[c] = col.nullable() && rnd.nextInt(5) == 0 ? null : randomValue(rnd, col.type());
+        row[c] = col.nullable() && rnd.nextInt(5) == 0 ? null : RandomValues.value(rnd, col.type());
       }
       rows.add(row);
     }
@@ -158,7 +95,7 @@ class BlockCodecTest {
       for (int c = 0; c < SCHEMA.size(); c++) {
         DataType t = SCHEMA.column(c).type();
         int mode = c == 0 ? 0 : rnd.nextInt(3); // 0: values, 1: one repeated value, 2: repeated NULL
-        Object repeated = mode == 1 ? randomValue(rnd, t) : null;
+        Object repeated = mode == 1 ? RandomValues.value(rnd, t) : null;
         if (mode != 0) {
           for (Object[] row : rows) {
             row[c] = repeated;
@@ -171,7 +108,7 @@ class BlockCodecTest {
         } else {
           // A stale non-null value behind every row but the first: must not leak into the result.
           for (int r = 1; r < size; r++) {
-            Vectors.set(batch.cols[c], t, r, randomValue(rnd, t));
+            Vectors.set(batch.cols[c], t, r, RandomValues.value(rnd, t));
           }
           Vectors.set(batch.cols[c], t, 0, rows.get(0)[c]);
           batch.cols[c].isRepeating = true;

@@ -1,5 +1,6 @@
 package dev.travertine.mergetree.part;
 
+import dev.travertine.mergetree.RandomValues;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,7 +16,6 @@ import dev.travertine.mergetree.schema.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
 import dev.travertine.mergetree.schema.TypeKind;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,65 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PartRoundTripTest {
   @TempDir Path dir;
 
-  private static final TableSchema SCHEMA = new TableSchema(List.of(
-      new Column("k", DataType.of(TypeKind.BIGINT), false),
-      new Column("b", DataType.of(TypeKind.BOOLEAN), true),
-      new Column("ti", DataType.of(TypeKind.TINYINT), true),
-      new Column("si", DataType.of(TypeKind.SMALLINT), true),
-      new Column("i", DataType.of(TypeKind.INTEGER), true),
-      new Column("l", DataType.of(TypeKind.BIGINT), true),
-      new Column("r", DataType.of(TypeKind.REAL), true),
-      new Column("d", DataType.of(TypeKind.DOUBLE), true),
-      new Column("dec", DataType.decimal(18, 4), true),
-      new Column("dec38", DataType.decimal(38, 10), true),
-      new Column("ch", new DataType(TypeKind.CHAR, 10, -1), true),
-      new Column("vc", DataType.varchar(-1), true),
-      new Column("dt", DataType.of(TypeKind.DATE), true),
-      new Column("ts", DataType.of(TypeKind.TIMESTAMP), true)));
-
-  private static final int[] CODE_POINTS = {'a', 'z', 'A', '0', ' ', 0xE9, 0x3A9, 0x4E2D, 0xFFFD, 0x1F600};
-
-  private static String randomString(Random rnd, int maxCodePoints) {
-    StringBuilder sb = new StringBuilder();
-    for (int n = rnd.nextInt(maxCodePoints + 1); n > 0; n--) {
-      sb.appendCodePoint(rnd.nextInt(3) == 0 ? CODE_POINTS[rnd.nextInt(CODE_POINTS.length)] : 'a' + rnd.nextInt(26));
-    }
-    return sb.toString();
-  }
-
-  /** A random non-null value of a type, in storage representation, extremes included. */
-  private static Object randomValue(Random rnd, DataType t) {
-    return switch (t.kind()) {
-      case BOOLEAN -> rnd.nextBoolean();
-      case TINYINT -> (byte) rnd.nextInt();
-      case SMALLINT -> (short) rnd.nextInt();
-      case INTEGER -> rnd.nextInt(10) == 0 ? (rnd.nextBoolean() ? Integer.MIN_VALUE : Integer.MAX_VALUE) : rnd.nextInt();
-      case BIGINT -> rnd.nextInt(10) == 0 ? (rnd.nextBoolean() ? Long.MIN_VALUE : Long.MAX_VALUE) : rnd.nextLong();
-      case REAL -> switch (rnd.nextInt(12)) {
-        case 0 -> Float.NaN;
-        case 1 -> Float.NEGATIVE_INFINITY;
-        case 2 -> -0.0f;
-        case 3 -> Float.MIN_VALUE;
-        default -> (rnd.nextFloat() - 0.5f) * 1e6f;
-      };
-      case DOUBLE -> switch (rnd.nextInt(12)) {
-        case 0 -> Double.NaN;
-        case 1 -> Double.POSITIVE_INFINITY;
-        case 2 -> -0.0;
-        case 3 -> Double.MAX_VALUE;
-        default -> (rnd.nextDouble() - 0.5) * 1e12;
-      };
-      case DECIMAL -> {
-        int digits = 1 + rnd.nextInt(t.precision());
-        BigInteger unscaled = new BigInteger(digits * 4, rnd).mod(BigInteger.TEN.pow(digits));
-        yield new BigDecimal(rnd.nextBoolean() ? unscaled : unscaled.negate(), t.scale());
-      }
-      case CHAR -> randomString(rnd, t.precision());
-      case VARCHAR -> rnd.nextInt(50) == 0 ? randomString(rnd, 2000) : randomString(rnd, 30);
-      case DATE -> rnd.nextInt(2_000_000) - 700_000; // about years 0053 to 5500
-      case TIMESTAMP -> rnd.nextLong() % 100_000_000_000_000L; // about years -1200 to 5100, any millisecond
-    };
-  }
+  private static final TableSchema SCHEMA = RandomValues.ALL_TYPES;
 
   /** Random rows; the key {@code k} takes few values so that a sort by it has ties. */
   private static List<Object[]> randomRows(Random rnd, int n) {
@@ -110,7 +52,7 @@ class PartRoundTripTest {
       Object[] row = new Object[SCHEMA.size()];
       row[0] = (long) rnd.nextInt(Math.max(1, n / 3));
       for (int c = 1; c < row.length; c++) {
-        row[c] = rnd.nextInt(5) == 0 ? null : randomValue(rnd, SCHEMA.column(c).type());
+        row[c] = rnd.nextInt(5) == 0 ? null : RandomValues.value(rnd, SCHEMA.column(c).type());
       }
       rows.add(row);
     }
@@ -284,10 +226,10 @@ class PartRoundTripTest {
           }
           continue;
         }
-        Object v = mode == 1 ? randomValue(rnd, t) : null;
+        Object v = mode == 1 ? RandomValues.value(rnd, t) : null;
         for (int r = 0; r < size; r++) {
           chunkRows.get(r)[c] = v;
-          Vectors.set(batch.cols[c], t, r, randomValue(rnd, t)); // stale, hidden by isRepeating
+          Vectors.set(batch.cols[c], t, r, RandomValues.value(rnd, t)); // stale, hidden by isRepeating
         }
         Vectors.set(batch.cols[c], t, 0, v);
         batch.cols[c].isRepeating = true;
