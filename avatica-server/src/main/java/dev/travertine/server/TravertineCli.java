@@ -195,7 +195,7 @@ public final class TravertineCli {
       throw new IllegalArgumentException("give one of -u, --data, --host/--port");
     }
     if (host != null || port != null) {
-      return "jdbc:avatica:remote:url=http://" + (host == null ? "127.0.0.1" : host) + ":"
+      return dev.travertine.jdbc.RemoteDriver.PREFIX + "url=http://" + (host == null ? "127.0.0.1" : host) + ":"
           + (port == null ? "8765" : port) + ";serialization=protobuf"
           + (user == null ? "" : ";authentication=BASIC;avatica_user=" + user + ";avatica_password="
           + (password == null ? "" : password));
@@ -684,7 +684,7 @@ public final class TravertineCli {
         switch (a) {
           case "-u": case "-c": case "-cn":
             hasUrl = true;
-            remote |= a.equals("-u") && args.get(i + 1).startsWith("jdbc:avatica:remote:");
+            remote |= a.equals("-u") && dev.travertine.jdbc.RemoteDriver.isRemote(args.get(i + 1));
             break;
           case "-d": hasDriver = true; break;
           case "-n": case "-p": hasCredentials = true; break;

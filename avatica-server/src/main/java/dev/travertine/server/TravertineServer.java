@@ -129,7 +129,7 @@ public final class TravertineServer implements AutoCloseable {
   /** The JDBC URL clients use. */
   public String jdbcUrl() {
     String scheme = config.keystore() == null ? "http" : "https";
-    return "jdbc:avatica:remote:url=" + scheme + "://" + config.host() + ":" + port() + ";serialization="
+    return dev.travertine.jdbc.RemoteDriver.PREFIX + "url=" + scheme + "://" + config.host() + ":" + port() + ";serialization="
         + config.serialization() + (config.users().isEmpty() ? "" : ";authentication=BASIC");
   }
 

@@ -35,7 +35,7 @@ class ServerProcessTest {
     String url = server.url();
     Thread sender = null;
     try {
-      String base = url.substring("jdbc:avatica:remote:url=".length(), url.indexOf(';'));
+      String base = url.substring("jdbc:travertine:remote:url=".length(), url.indexOf(';'));
       try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
         s.execute("CREATE TABLE t (k BIGINT NOT NULL, v VARCHAR) ORDER BY k");
         s.executeUpdate("INSERT INTO t VALUES (-1, 'kept')");
@@ -109,7 +109,7 @@ class ServerProcessTest {
         url = line.substring(i + 8, line.lastIndexOf('"'));
       }
     }
-    if (url == null || !url.startsWith("jdbc:avatica:remote:url=http://127.0.0.1:")) {
+    if (url == null || !url.startsWith("jdbc:travertine:remote:url=http://127.0.0.1:")) {
       p.destroyForcibly();
       throw new AssertionError("the server printed no URL on loopback: " + url);
     }

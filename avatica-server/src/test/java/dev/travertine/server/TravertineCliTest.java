@@ -151,11 +151,11 @@ class TravertineCliTest {
   }
 
   @Test
-  void hostAndPortShortcutsBuildAnAvaticaUrl(@TempDir Path dir) {
+  void hostAndPortShortcutsBuildAServerUrl(@TempDir Path dir) {
     List<String> got = TravertineCli.sqllineArgs(
         List.of("--host", "127.0.0.1", "--port", "9000", "--user", "bob", "--password", "pw", "-e", "SELECT 1"),
         dir, false, false);
-    assertEquals(List.of("-u", "jdbc:avatica:remote:url=http://127.0.0.1:9000;serialization=protobuf;"
+    assertEquals(List.of("-u", "jdbc:travertine:remote:url=http://127.0.0.1:9000;serialization=protobuf;"
         + "authentication=BASIC;avatica_user=bob;avatica_password=pw", "--isolation=TRANSACTION_NONE",
         "-n", "", "-p", "", "--silent=true", "--force=false", "--maxWidth=10000", "-e", "SELECT 1"), got);
     assertThrows(IllegalArgumentException.class,

@@ -148,6 +148,21 @@ class TravertineServerTest {
         assertEquals(m.indexOf(k[3]), m.lastIndexOf(k[3]), k[0] + ": the message once: " + m);
         assertTrue(!m.contains(" -> ") && !m.contains("java.sql.SQLException"), k[0] + ": no chain: " + m);
       }
+      // An error while rows are fetched (after the first frame) is an SQLException from next() too.
+      int[] seen = {0};
+      SQLException late = assertThrows(SQLException.class, () -> {
+        try (Statement q = c.createStatement();
+            ResultSet rs = q.executeQuery("SELECT 1 / (number - 5000) FROM TABLE(numbers(10000))")) {
+          while (rs.next()) {
+            seen[0]++;
+          }
+        }
+      });
+      assertTrue(seen[0] >= 100 && seen[0] <= 5000, "the error came with a later frame, after " + seen[0] + " rows");
+      assertEquals("22012", late.getSQLState(), late.getMessage());
+      assertEquals(153, late.getErrorCode(), late.getMessage());
+      assertTrue(late.getMessage().contains("by zero") && !late.getMessage().contains("Remote driver error"),
+          late.getMessage());
       s.execute("SET max_result_rows = 1");
       SQLException e = assertThrows(SQLException.class, () -> scalar(c, "SELECT * FROM TABLE(numbers(10))"));
       assertEquals("53400", e.getSQLState(), e.getMessage());
@@ -276,7 +291,7 @@ class TravertineServerTest {
     assertEquals(0, p.waitFor(), new String(p.getInputStream().readAllBytes()));
     try (TravertineServer server = TravertineServer.start(config(Map.of("tls.keystore", ks.toString(),
         "tls.keystore.password", "changeit")))) {
-      assertTrue(server.jdbcUrl().startsWith("jdbc:avatica:remote:url=https://"), server.jdbcUrl());
+      assertTrue(server.jdbcUrl().startsWith("jdbc:travertine:remote:url=https://"), server.jdbcUrl());
       String url = server.jdbcUrl() + ";truststore=" + ks + ";truststore_password=changeit";
       try (Connection c = DriverManager.getConnection(url)) {
         assertEquals("1", scalar(c, "SELECT 1"));

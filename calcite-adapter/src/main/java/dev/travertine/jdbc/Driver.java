@@ -43,6 +43,13 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
     return org.apache.calcite.jdbc.TravertineJdbcFactory.class.getName();
   }
 
+  /** URLs of a server ({@code jdbc:travertine:remote:url=…}): the remote driver's, not this one's. */
+  public static final String REMOTE_PREFIX = "jdbc:travertine:remote:";
+
+  @Override public boolean acceptsURL(String url) throws SQLException {
+    return super.acceptsURL(url) && !url.startsWith(REMOTE_PREFIX);
+  }
+
   @Override protected String getConnectStringPrefix() {
     return PREFIX;
   }

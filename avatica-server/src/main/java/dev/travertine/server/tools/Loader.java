@@ -57,10 +57,10 @@ public final class Loader {
   }
 
   public static int run(Options o, PrintStream out, PrintStream err) throws Exception {
-    if (o.url().startsWith(dev.travertine.jdbc.Driver.PREFIX)) {
+    if (o.url().startsWith(dev.travertine.jdbc.Driver.PREFIX) && !dev.travertine.jdbc.RemoteDriver.isRemote(o.url())) {
       return binary(o.format()) ? runEmbeddedFiles(o, out, err) : runEmbedded(o, out, err);
     }
-    if (o.url().startsWith("jdbc:avatica:remote:")) {
+    if (dev.travertine.jdbc.RemoteDriver.isRemote(o.url())) {
       return runHttp(o, out, err);
     }
     if (binary(o.format())) {
@@ -239,13 +239,7 @@ public final class Loader {
    * lines of the files after the first are left out.
    */
   private static int runHttp(Options o, PrintStream out, PrintStream err) throws Exception {
-    java.util.Map<String, String> props = new java.util.HashMap<>();
-    for (String part : o.url().substring("jdbc:avatica:remote:".length()).split(";")) {
-      int eq = part.indexOf('=');
-      if (eq > 0) {
-        props.put(part.substring(0, eq), part.substring(eq + 1));
-      }
-    }
+    java.util.Map<String, String> props = dev.travertine.jdbc.RemoteDriver.properties(o.url());
     String base = props.get("url");
     if (base == null) {
       throw new IllegalArgumentException("no url= in " + o.url());
