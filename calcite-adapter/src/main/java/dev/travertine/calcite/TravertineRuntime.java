@@ -194,42 +194,48 @@ public final class TravertineRuntime {
       org.apache.calcite.linq4j.function.Predicate2<L, R> predicate,
       org.apache.calcite.linq4j.function.Function2<? super L, ? super R, T> selector,
       org.apache.calcite.linq4j.JoinType joinType) {
-    TravertineSession session = TravertineSchema.session(root.getRootSchema());
-    return new AbstractEnumerable<T>() {
-      @Override public Enumerator<T> enumerator() {
-        dev.travertine.mergetree.query.QueryContext q = session.currentQuery();
-        org.apache.calcite.linq4j.function.Predicate2<L, R> checked = q == null ? predicate
-            : new org.apache.calcite.linq4j.function.Predicate2<>() {
-              int calls;
+    // Bound now (generated code calls this as the statement binds): the query of this execution,
+    // also when its enumerators open later, while another statement of the connection runs.
+    dev.travertine.mergetree.query.QueryContext q = TravertineSchema.session(root.getRootSchema()).currentQuery();
+    if (q == null) {
+      return org.apache.calcite.linq4j.EnumerableDefaults.nestedLoopJoin(outer, inner, predicate, selector, joinType);
+    }
+    org.apache.calcite.linq4j.function.Predicate2<L, R> checked = new org.apache.calcite.linq4j.function.Predicate2<>() {
+      int calls;
 
-              @Override public boolean apply(L left, R right) {
-                if ((++calls & 16383) == 0) {
-                  q.checkCancelled();
-                }
-                return predicate.apply(left, right);
-              }
-            };
-        return org.apache.calcite.linq4j.EnumerableDefaults.nestedLoopJoin(outer, inner, checked, selector, joinType)
-            .enumerator();
+      @Override public boolean apply(L left, R right) {
+        if ((++calls & 16383) == 0) {
+          q.checkCancelled();
+        }
+        return predicate.apply(left, right);
       }
     };
+    return org.apache.calcite.linq4j.EnumerableDefaults.nestedLoopJoin(outer, inner, checked, selector, joinType);
   }
 
   /**
    * The rows of an input that a Calcite operator holds whole (a sort, a hash join's build side),
-   * charged to the query's memory as they are read and given back when the input is closed (the
-   * operator has built its state by then: the limit holds at the peak of the build).
+   * charged to the query's memory as they are read. The charge stays while the query runs (the
+   * operator keeps what it built until its own output ends), so the operators' states add up;
+   * an operator that builds again (under a correlation) gives its previous charge back first.
    */
   public static <T> Enumerable<T> charged(DataContext root, Enumerable<T> input) {
-    TravertineSession session = TravertineSchema.session(root.getRootSchema());
+    dev.travertine.exec.op.MemoryTracker memory = TravertineSchema.session(root.getRootSchema()).queryMemory();
+    if (memory == null || memory.limit() <= 0) {
+      return input; // nothing to hold it to (max_memory_usage = 0): no counting either
+    }
     return new AbstractEnumerable<T>() {
+      dev.travertine.exec.op.MemoryTracker.Account last;
+
       @Override public Enumerator<T> enumerator() {
-        dev.travertine.exec.op.MemoryTracker memory = session.queryMemory();
-        Enumerator<T> in = input.enumerator();
-        if (memory == null) {
-          return in;
+        synchronized (this) {
+          if (last != null) {
+            last.release();
+          }
+          last = memory.account();
         }
-        dev.travertine.exec.op.MemoryTracker.Account account = memory.account();
+        dev.travertine.exec.op.MemoryTracker.Account account = last;
+        Enumerator<T> in = input.enumerator();
         return new Enumerator<T>() {
           long bytes;
           long unreported;
@@ -256,11 +262,7 @@ public final class TravertineRuntime {
           }
 
           @Override public void close() {
-            try {
-              in.close();
-            } finally {
-              account.release();
-            }
+            in.close();
           }
         };
       }

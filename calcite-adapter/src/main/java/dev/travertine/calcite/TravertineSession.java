@@ -72,9 +72,10 @@ public final class TravertineSession {
     }
   }
 
-  /** The statement this connection is running (null between statements). */
+  /** What Calcite's operators of the running statement hold (null between statements). */
   private volatile dev.travertine.exec.op.MemoryTracker currentMemory;
 
+  /** The statement this connection is running (null between statements). */
   public dev.travertine.mergetree.query.QueryContext currentQuery() {
     return current;
   }

@@ -90,6 +90,9 @@ final class ColumnConverter {
     boolean nulls = !src.noNulls;
     if (f == t && !t.isString() && t != TypeKind.DECIMAL && !nulls) {
       bulk(src, s, dst, d, n);
+      if (!dst.noNulls) { // a position written before (a row skipped as bad) may still say NULL
+        java.util.Arrays.fill(dst.isNull, d, d + n, false);
+      }
       return;
     }
     for (int i = 0; i < n; i++) {

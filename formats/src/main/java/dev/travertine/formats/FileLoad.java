@@ -436,6 +436,13 @@ public final class FileLoad {
     /** Converts a file's batch into the block; returns the rows kept (a row with a bad value is skipped or fails the load). */
     int append(VectorizedRowBatch src, Plan plan, int file, String name, Kind kind, int split, long firstRow)
         throws IOException {
+      // Repeating columns are expanded over the whole batch first: a stretch (or a row retried
+      // alone) expands only up to its end, and a later stretch would read entries never set.
+      for (int i = 0; i < plan.fileColumns().length; i++) {
+        if (src.cols[i].isRepeating) {
+          src.cols[i].flatten(false, null, src.size);
+        }
+      }
       int done = 0;
       int kept = 0;
       while (done < src.size) {

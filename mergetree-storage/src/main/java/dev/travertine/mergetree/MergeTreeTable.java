@@ -787,13 +787,13 @@ public final class MergeTreeTable implements AutoCloseable {
     return ps.stream().map(PartRef::name).toList();
   }
 
+  /** Tests only: runs in OPTIMIZE between its wait for merges and its choice of parts. */
+  volatile Runnable beforeOptimizeChoice;
+
   /**
    * OPTIMIZE TABLE: flushes the buffer, then merges now. With {@code fin}, each partition ends
    * as one part; without, merges run until the selector finds nothing more.
    */
-  /** Tests only: runs in OPTIMIZE between its wait for merges and its choice of parts. */
-  volatile Runnable beforeOptimizeChoice;
-
   public void optimize(boolean fin) throws IOException {
     flush();
     waitForMerges();

@@ -23,6 +23,11 @@ public final class MemoryTracker {
     return new MemoryTracker(0);
   }
 
+  /** The query's max_memory_usage (0 = no limit). */
+  public long limit() {
+    return limit;
+  }
+
   public long used() {
     return used.get();
   }
