@@ -126,6 +126,72 @@ class TravertineServerTest {
     }
   }
 
+  /**
+   * Over HTTP, max_rows_to_read and max_bytes_to_read stop a query (one in Calcite's operators,
+   * a join, among them), and max_concurrent_queries refuses one statement more while a long one
+   * runs, until its client goes away; the server goes on serving.
+   */
+  @Test
+  void readLimitsAndConcurrencyOverHttp() throws Exception {
+    try (TravertineServer server = TravertineServer.start(config(Map.of("max_concurrent_queries", "1")));
+        Connection c = DriverManager.getConnection(server.jdbcUrl()); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE r (k BIGINT NOT NULL, v VARCHAR) ORDER BY k");
+      s.execute("INSERT INTO r SELECT number, 'v' || CAST(number AS VARCHAR) FROM TABLE(numbers(100000))");
+      s.execute("SYSTEM FLUSH TABLE r");
+      String join = "SELECT count(*) FROM r a JOIN r b ON a.k = b.k";
+      assertEquals("100000", scalar(c, join));
+      s.execute("SET max_rows_to_read = 1000");
+      SQLException e = assertThrows(SQLException.class, () -> scalar(c, join));
+      assertTrue(e.getMessage().contains("(max_rows_to_read)"), e.getMessage());
+      assertEquals("53400", e.getSQLState(), e.getMessage());
+      s.execute("SET max_rows_to_read = 0");
+      s.execute("SET max_bytes_to_read = 10000");
+      e = assertThrows(SQLException.class, () -> scalar(c, "SELECT max(v) FROM r"));
+      assertTrue(e.getMessage().contains("(max_bytes_to_read)"), e.getMessage());
+      s.execute("SET max_bytes_to_read = 0");
+
+      // While a long query runs, one statement more is refused; closing its connection stops it.
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+      Connection busy = DriverManager.getConnection(server.jdbcUrl());
+      java.util.concurrent.CompletableFuture<String> run = runLong(busy);
+      String refused = null;
+      while (refused == null && System.nanoTime() < deadline) {
+        if (run.isDone()) { // it lost the race against the probe below: start it again
+          assertTrue(run.join().contains("(max_concurrent_queries)"), run.join());
+          run = runLong(busy);
+        }
+        try {
+          scalar(c, "SELECT count(*) FROM TABLE(numbers(3))");
+          Thread.sleep(20);
+        } catch (SQLException ex) {
+          refused = ex.getMessage();
+          assertEquals("53300", ex.getSQLState(), refused);
+        }
+      }
+      assertTrue(refused != null && refused.contains("Too many simultaneous queries. Maximum: 1 (max_concurrent_queries)"),
+          refused);
+      busy.close();
+      assertTrue(run.get(60, java.util.concurrent.TimeUnit.SECONDS).contains("cancelled (connection closed)"),
+          "closing the connection stopped the long query");
+      String answer = null;
+      while (answer == null && System.nanoTime() < deadline) { // the server lets the query go as it stops
+        try {
+          answer = scalar(c, join);
+        } catch (SQLException ex) {
+          assertTrue(ex.getMessage().contains("(max_concurrent_queries)"), ex.getMessage());
+          Thread.sleep(20);
+        }
+      }
+      assertEquals("100000", answer, "the server goes on serving");
+    }
+  }
+
+  /** A query in Calcite's operators that runs until it is stopped; its error message. */
+  private static java.util.concurrent.CompletableFuture<String> runLong(Connection c) {
+    return java.util.concurrent.CompletableFuture.supplyAsync(() -> String.valueOf(assertThrows(SQLException.class,
+        () -> scalar(c, "SELECT count(*) FROM TABLE(numbers(100000000005))")).getMessage()));
+  }
+
   /** Over HTTP an error arrives once, in its own words, with ClickHouse's code and a SQLSTATE. */
   @Test
   void errorsArriveOnceWithCodeAndSqlState() throws Exception {

@@ -34,6 +34,10 @@ final class QueryTracking {
     }
     QueryRegistry registry = session.database().queries();
     String sql = sig.sql;
+    // Calcite reads an update count with one next() and never closes that iterator: the
+    // statement ends with its row (else it stayed in system.processes and counted against
+    // max_concurrent_queries for ever).
+    boolean updateCount = sig.statementType != null && sig.statementType.canUpdate();
     return new CalcitePrepare.CalciteSignature<>(sig.sql, sig.parameters, sig.internalParameters, sig.rowType,
         sig.columns, sig.cursorFactory, sig.rootSchema, sig.getCollationList(), -1,
         dataContext -> {
@@ -83,6 +87,9 @@ final class QueryTracking {
                       q.checkCancelled();
                     }
                     boolean more = e.moveNext();
+                    if (!more || updateCount) {
+                      registry.finish(q, null); // a query whose rows are all read is done (finish is idempotent)
+                    }
                     if (more) {
                       q.addResultRows(1);
                       if (maxResultRows > 0 && q.resultRows() > maxResultRows) {

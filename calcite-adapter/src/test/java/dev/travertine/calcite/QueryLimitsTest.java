@@ -350,4 +350,31 @@ class QueryLimitsTest {
       assertEquals("50000", one(c, "SELECT count(*) FROM mem"), "the session goes on serving");
     }
   }
+
+  /**
+   * A statement that is done is no longer running: an INSERT … SELECT run with execute() (whose
+   * update count Calcite reads without closing anything) and a SELECT read to its end leave
+   * system.processes, so max_concurrent_queries = 1 lets the next statement run.
+   */
+  @Test void finishedStatementsDoNotCountAsRunning() throws Exception {
+    try (Connection c = java.sql.DriverManager.getConnection("jdbc:travertine:" + dir.resolve("one")
+        + ";max_concurrent_queries=1"); java.sql.Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE once (k BIGINT NOT NULL, v VARCHAR) ORDER BY k");
+      s.execute("INSERT INTO once SELECT number, 'v' FROM TABLE(numbers(1000))");
+      assertEquals(1000, s.getUpdateCount());
+      s.execute("SYSTEM FLUSH TABLE once");
+      try (java.sql.Statement other = c.createStatement();
+          java.sql.ResultSet rs = other.executeQuery("SELECT k FROM once WHERE k < 3")) {
+        int n = 0;
+        while (rs.next()) {
+          n++;
+        }
+        assertEquals(3, n);
+        // read to its end, not yet closed: done
+        assertEquals("1", one(c, "SELECT count(*) FROM system.processes"), "only this statement runs");
+      }
+      assertEquals(1, s.executeUpdate("INSERT INTO once VALUES (1000, 'x')"));
+      assertEquals("1001", one(c, "SELECT count(*) FROM once"));
+    }
+  }
 }
