@@ -144,9 +144,8 @@ public final class TravertineServer implements AutoCloseable {
       // Running queries are cancelled; inserts already acknowledged are in the WAL or in parts.
       // (Directly, not by a KILL statement: with max_concurrent_queries reached, one more is refused.)
       try {
-        var queries = dev.travertine.calcite.TravertineSchema.session(anchor.unwrap(
-            org.apache.calcite.jdbc.CalciteConnection.class).getRootSchema()).database().queries();
-        queries.running().forEach(q -> q.cancel("server shutdown"));
+        dev.travertine.calcite.TravertineSchema.session(anchor).database().queries().running()
+            .forEach(q -> q.cancel("server shutdown"));
       } catch (SQLException e) {
         LOG.warn("Cannot cancel running queries: {}", e.toString());
       }

@@ -190,8 +190,7 @@ public final class NodeExchange implements AutoCloseable {
 
   /** The port of the exchange endpoint of the database a connection uses, or -1 when it has none. */
   public static int port(java.sql.Connection c) throws java.sql.SQLException {
-    Database db = TravertineSchema.session(c.unwrap(org.apache.calcite.jdbc.CalciteConnection.class).getRootSchema())
-        .database();
+    Database db = TravertineSchema.session(c).database();
     NodeExchange x = of(db);
     return x == null ? -1 : x.port();
   }

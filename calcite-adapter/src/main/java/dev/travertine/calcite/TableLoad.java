@@ -15,7 +15,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
-import org.apache.calcite.jdbc.CalciteConnection;
 
 /**
  * Loading files into a table through a session: the one entry that {@code bin/travertine load}
@@ -59,18 +58,18 @@ public final class TableLoad {
 
   /** Loads through an embedded connection ({@code jdbc:travertine:DIR}). */
   public static BulkLoad.Result load(Connection c, Request r) throws SQLException, IOException {
-    return load(TravertineSchema.session(c.unwrap(CalciteConnection.class).getRootSchema()), r);
+    return load(TravertineSchema.session(c), r);
   }
 
   /** A directory for a load's scratch files (a spooled HTTP body): {@code <data>/tmp}, created when missing. */
   public static java.nio.file.Path scratchDirectory(Connection c) throws SQLException, IOException {
-    TravertineSession s = TravertineSchema.session(c.unwrap(CalciteConnection.class).getRootSchema());
+    TravertineSession s = TravertineSchema.session(c);
     return java.nio.file.Files.createDirectories(s.database().directory().resolve("tmp"));
   }
 
   /** Loads Parquet or ORC files through an embedded connection. */
   public static BulkLoad.Result load(Connection c, FilesRequest r) throws SQLException, IOException {
-    return load(TravertineSchema.session(c.unwrap(CalciteConnection.class).getRootSchema()), r);
+    return load(TravertineSchema.session(c), r);
   }
 
   public static BulkLoad.Result load(TravertineSession session, FilesRequest r) throws IOException {

@@ -41,6 +41,11 @@ public final class TravertineSchema extends AbstractSchema {
     this.plus = plus;
   }
 
+  /** The session of an embedded connection ({@code jdbc:travertine:DIR}). */
+  public static TravertineSession session(java.sql.Connection c) throws java.sql.SQLException {
+    return session(c.unwrap(org.apache.calcite.jdbc.CalciteConnection.class).getRootSchema());
+  }
+
   /** The session of the connection owning a root schema. */
   public static TravertineSession session(SchemaPlus root) {
     SchemaPlus main = root.getSubSchema(NAME);

@@ -81,17 +81,7 @@ class QueryLimitsTest {
           "SELECT count(*) FROM TABLE(numbers(100000000000))"));
       // While the statement is being prepared it is listed under an id of its own (a kill then
       // misses its execution): KILL again until the run ends.
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-      String m = null;
-      while (m == null && System.nanoTime() < deadline) {
-        exec(admin, "KILL QUERY WHERE query LIKE 'SELECT count(*) FROM TABLE(numbers(%'");
-        try {
-          m = run.get(2, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
-          // still running: kill again
-        }
-      }
-      assertTrue(m != null, "KILL QUERY did not stop the query");
+      String m = killUntilItEnds(admin, run, "SELECT count(*) FROM TABLE(numbers(%");
       assertTrue(m.contains("cancelled (KILL QUERY)"), m);
       assertEquals("3", one(c, "SELECT count(*) FROM TABLE(numbers(3))"), "the session goes on serving");
     }
@@ -139,17 +129,12 @@ class QueryLimitsTest {
       Connection c = connect(dir);
       CompletableFuture<String> run = CompletableFuture.supplyAsync(() -> String.valueOf(assertThrows(Exception.class,
           () -> JdbcTestSupport.rows(c, "SELECT count(*) FROM TABLE(numbers(100000000001))")).getMessage()));
-      String listed = "SELECT count(*) FROM system.processes WHERE query LIKE '%numbers(100000000001)%' "
-          + "AND query NOT LIKE '%system.processes%'";
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-      while (one(admin, listed).equals("0") && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
-      assertEquals("1", one(admin, listed), "the query runs");
+      awaitRunning(admin, "%numbers(100000000001)%");
       c.close();
       String m = run.get(120, TimeUnit.SECONDS);
       assertTrue(m.contains("cancelled (connection closed)"), m);
-      assertEquals("0", one(admin, listed));
+      assertEquals("0", one(admin, "SELECT count(*) FROM system.processes WHERE query LIKE '%numbers(100000000001)%' "
+          + "AND query NOT LIKE '%system.processes%'"));
       assertEquals("3", one(admin, "SELECT count(*) FROM TABLE(numbers(3))"), "other sessions go on");
     }
   }

@@ -149,7 +149,8 @@ public final class BulkLoad {
     }
   }
 
-  private static final int SAMPLES = 20;
+  /** Bad rows a load reports (the first ones). */
+  static final int SAMPLES = 20;
 
   /** A bad row before its line is known: 0-based within chunk {@code chunk} of source {@code sourceIndex}. */
   private record Pending(int sourceIndex, String source, int chunk, long line, String message) {}

@@ -80,11 +80,12 @@ final class ColumnConverter {
     return (f == TypeKind.DATE || f == TypeKind.TIMESTAMP) && (t == TypeKind.DATE || t == TypeKind.TIMESTAMP);
   }
 
-  /** Copies {@code n} values from {@code src[s…]} into {@code dst[d…]}. */
+  /**
+   * Copies {@code n} values from {@code src[s…]} into {@code dst[d…]}. A repeating {@code src} is
+   * the caller's to expand over its whole batch first (FileLoad does): expanding here would reach
+   * only {@code s + n}, and a later stretch would read entries never set.
+   */
   void convert(ColumnVector src, int s, ColumnVector dst, int d, int n) throws BadValue {
-    if (src.isRepeating) {
-      src.flatten(false, null, s + n);
-    }
     TypeKind f = from.kind();
     TypeKind t = to.kind();
     boolean nulls = !src.noNulls;

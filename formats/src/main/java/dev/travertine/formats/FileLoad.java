@@ -252,7 +252,7 @@ public final class FileLoad {
     /** Counts a bad row; false when it is one too many (the load fails). */
     boolean skip(BulkLoad.BadRow row) {
       long n = count.incrementAndGet();
-      if (n <= 20) {
+      if (n <= BulkLoad.SAMPLES) {
         samples.add(row);
       }
       return n <= max;

@@ -57,11 +57,11 @@ public final class Loader {
   }
 
   public static int run(Options o, PrintStream out, PrintStream err) throws Exception {
-    if (o.url().startsWith(dev.travertine.jdbc.Driver.PREFIX) && !dev.travertine.jdbc.RemoteDriver.isRemote(o.url())) {
-      return binary(o.format()) ? runEmbeddedFiles(o, out, err) : runEmbedded(o, out, err);
-    }
     if (dev.travertine.jdbc.RemoteDriver.isRemote(o.url())) {
       return runHttp(o, out, err);
+    }
+    if (o.url().startsWith(dev.travertine.jdbc.Driver.PREFIX)) {
+      return binary(o.format()) ? runEmbeddedFiles(o, out, err) : runEmbedded(o, out, err);
     }
     if (binary(o.format())) {
       throw new IllegalArgumentException(o.format() + " files load embedded (--data) or through a Travertine server");
