@@ -55,12 +55,17 @@ public final class Database implements AutoCloseable {
     }
   }
 
-  /** Catalog file content. */
-  record TableEntry(String id, TableDefinition definition) {
+  /**
+   * Catalog file content. {@code attachedFrom}: the storage location of a table another node
+   * writes, attached read-only (ATTACH TABLE … FROM); absent for the tables this node writes.
+   */
+  record TableEntry(String id, TableDefinition definition, String attachedFrom) {
     @JsonCreator
-    TableEntry(@JsonProperty("id") String id, @JsonProperty("definition") TableDefinition definition) {
+    TableEntry(@JsonProperty("id") String id, @JsonProperty("definition") TableDefinition definition,
+        @JsonProperty("attachedFrom") String attachedFrom) {
       this.id = id;
       this.definition = definition;
+      this.attachedFrom = attachedFrom;
     }
   }
 
@@ -82,6 +87,8 @@ public final class Database implements AutoCloseable {
   /** {@code storage.fsync}: whether local writes are forced to disk before they count. */
   private final boolean fsync;
   private final Map<String, MergeTreeTable> tables = new ConcurrentHashMap<>();
+  /** Locations of attached read-only tables, by table id. */
+  private final Map<String, String> attached = new ConcurrentHashMap<>();
   private final dev.travertine.mergetree.query.QueryRegistry queries;
   private final Map<String, ViewDefinition> views = new ConcurrentHashMap<>();
   private final Object ddlLock = new Object();
@@ -213,6 +220,9 @@ public final class Database implements AutoCloseable {
     }
     List<String> ids = new ArrayList<>();
     for (TableEntry t : c.tables()) {
+      if (t.attachedFrom() != null) {
+        attached.put(t.id(), t.attachedFrom());
+      }
       tables.put(t.definition().name(), openTable(t.id(), t.definition()));
       ids.add(t.id());
     }
@@ -246,12 +256,23 @@ public final class Database implements AutoCloseable {
 
   private MergeTreeTable openTable(String id, TableDefinition def) throws IOException {
     Path tableDir = dir.resolve("tables").resolve(id);
+    String from = attached.get(id);
+    if (from != null) {
+      FileIO io = FileIOs.open(from, storage);
+      try {
+        return MergeTreeTable.openReadOnly(id, def, io, tableDir.resolve("wal"), ctx);
+      } catch (IOException | RuntimeException e) {
+        io.close();
+        throw e;
+      }
+    }
     String location = def.tableSettings().get(Settings.STORAGE);
     FileIO io = location.isEmpty() ? new LocalFileIO(tableDir, fsync)
         : FileIOs.open(FileIOs.child(location, "tables/" + id), storage);
     MergeTreeTable t;
     try {
       t = MergeTreeTable.open(id, def, io, tableDir.resolve("wal"), ctx, fsync);
+      t.publishDefinition();
     } catch (IOException | RuntimeException e) {
       io.close();
       throw e;
@@ -269,7 +290,7 @@ public final class Database implements AutoCloseable {
   private void saveCatalog() throws IOException {
     catalogVersion.incrementAndGet();
     List<TableEntry> ts = new ArrayList<>();
-    tables.values().forEach(t -> ts.add(new TableEntry(t.id(), t.definition())));
+    tables.values().forEach(t -> ts.add(new TableEntry(t.id(), t.definition(), attached.get(t.id()))));
     ts.sort(java.util.Comparator.comparing(e -> e.definition().name()));
     List<ViewDefinition> vs = new ArrayList<>(views.values());
     vs.sort(java.util.Comparator.comparing(ViewDefinition::name));
@@ -353,7 +374,57 @@ public final class Database implements AutoCloseable {
     }
   }
 
-  /** Drops a table and deletes its storage. */
+  /**
+   * ATTACH TABLE name FROM 'location': a table another node writes, read from its storage
+   * (a shared directory, S3, HDFS) with the definition its writer published there; read-only
+   * here, and every query sees what the writer has committed. Returns false (and changes
+   * nothing) if the name is taken and {@code ifNotExists}.
+   */
+  public boolean attachTable(String name, String location, boolean ifNotExists) throws IOException {
+    synchronized (ddlLock) {
+      ensureOpen();
+      if (table(name) != null || view(name) != null) {
+        if (ifNotExists) {
+          return false;
+        }
+        throw new IllegalArgumentException("Table " + name + " already exists");
+      }
+      String from = location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
+      for (MergeTreeTable t : tables.values()) {
+        if (t.storageLocation().equals(from)) {
+          throw new IllegalArgumentException("Cannot attach " + from + " as " + name + ": it is table "
+              + t.definition().name() + " of this node");
+        }
+      }
+      TableDefinition published;
+      try (FileIO io = FileIOs.open(from, storage)) {
+        published = MergeTreeTable.readPublishedDefinition(io);
+      }
+      TableDefinition def = new TableDefinition(name, published.schema(), published.orderBy(),
+          published.partitionBy(), published.primaryKey(), published.settings(), published.indexes());
+      String id = UUID.randomUUID().toString();
+      attached.put(id, from);
+      MergeTreeTable t;
+      try {
+        t = openTable(id, def);
+      } catch (IOException | RuntimeException e) {
+        attached.remove(id);
+        throw e;
+      }
+      tables.put(name, t);
+      try {
+        saveCatalog();
+      } catch (IOException | RuntimeException e) {
+        tables.remove(name);
+        attached.remove(id);
+        t.close();
+        throw e;
+      }
+      return true;
+    }
+  }
+
+  /** Drops a table and deletes its storage (an attached read-only table: only forgets it). */
   public boolean dropTable(String name, boolean ifExists) throws IOException {
     synchronized (ddlLock) {
       ensureOpen();
@@ -365,7 +436,16 @@ public final class Database implements AutoCloseable {
         throw new IllegalArgumentException("Table " + name + " does not exist");
       }
       tables.remove(t.definition().name());
-      saveCatalog();
+      String from = attached.remove(t.id());
+      try {
+        saveCatalog();
+      } catch (IOException | RuntimeException e) {
+        tables.put(t.definition().name(), t);
+        if (from != null) {
+          attached.put(t.id(), from);
+        }
+        throw e;
+      }
       t.drop();
       deleteTree(dir.resolve("tables").resolve(t.id()));
       return true;
@@ -375,21 +455,36 @@ public final class Database implements AutoCloseable {
   /** ALTER TABLE … column changes: a new schema for a table, saved in the catalog. */
   public void alterTable(MergeTreeTable t, TableDefinition def) throws IOException {
     synchronized (ddlLock) {
-      t.alterSchema(def, this::saveCatalog);
+      t.alterSchema(def, () -> {
+        saveCatalog();
+        publishQuietly(t);
+      });
     }
   }
 
   /** Replaces a table's definition in the catalog (index DDL). */
   public void updateDefinition(MergeTreeTable t, TableDefinition def) throws IOException {
     synchronized (ddlLock) {
+      t.ensureWritable();
       TableDefinition old = t.definition();
       t.setDefinition(def);
       try {
         saveCatalog();
+        publishQuietly(t);
       } catch (IOException | RuntimeException e) {
         t.setDefinition(old);
         throw e;
       }
+    }
+  }
+
+  /** After a DDL the catalog holds: the copy in the table's storage follows, or a warning says it did not. */
+  private static void publishQuietly(MergeTreeTable t) {
+    try {
+      t.publishDefinition();
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Cannot publish the new definition of table {} in its storage (nodes attaching it get the old one"
+          + " until it next opens): {}", t.definition().name(), e.toString());
     }
   }
 
@@ -455,6 +550,7 @@ public final class Database implements AutoCloseable {
 
   private void flushDueTables() {
     for (MergeTreeTable t : tables.values()) {
+      t.removeOldParts();
       if (t.flushDue()) {
         try {
           t.flush();

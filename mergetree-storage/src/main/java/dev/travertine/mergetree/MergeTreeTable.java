@@ -20,6 +20,7 @@ import dev.travertine.mergetree.mutation.MutationEntry;
 import dev.travertine.mergetree.mutation.MutationRecord;
 import dev.travertine.mergetree.part.OrcSupport;
 import dev.travertine.mergetree.part.PartInfo;
+import dev.travertine.mergetree.part.OldParts;
 import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.part.PartWriter;
 import dev.travertine.mergetree.part.ValueCodec;
@@ -160,11 +161,20 @@ public final class MergeTreeTable implements AutoCloseable {
   private final List<RunningMerge> running = new CopyOnWriteArrayList<>();
   private final DetachedParts detached;
   private final TableMutations mutator = new TableMutations(this);
+  /** Attached read-only from another node's storage: this node never writes or deletes there. */
+  private final boolean readOnly;
+  private final OldParts oldParts;
+
+  /** Where a table's definition is published in its storage, for nodes that attach it. */
+  public static final String DEFINITION_FILE = "table.json";
 
   private MergeTreeTable(String id, TableDefinition definition, FileIO io, Path walDir, EngineContext ctx,
-      boolean fsync) throws IOException {
+      boolean fsync, boolean readOnly) throws IOException {
     this.id = id;
     this.definition = definition;
+    this.readOnly = readOnly;
+    this.oldParts = readOnly ? OldParts.NEVER_DELETE : new OldParts(io, ctx.clock(),
+        () -> 1000L * this.definition.tableSettings().getLong(Settings.OLD_PARTS_LIFETIME));
     this.io = io;
     this.fs = OrcSupport.fileSystem(io);
     this.ctx = ctx;
@@ -181,16 +191,70 @@ public final class MergeTreeTable implements AutoCloseable {
    */
   public static MergeTreeTable open(String id, TableDefinition definition, FileIO io, Path walDir,
       EngineContext ctx, boolean fsync) throws IOException {
-    MergeTreeTable t = new MergeTreeTable(id, definition, io, walDir, ctx, fsync);
+    MergeTreeTable t = new MergeTreeTable(id, definition, io, walDir, ctx, fsync, false);
     t.recover();
     return t;
+  }
+
+  /**
+   * Opens a table that another node writes, read-only (ATTACH TABLE … FROM): its metadata log
+   * is re-read for every snapshot, so queries see what the writer has committed; nothing is
+   * written or deleted in its storage. {@code walDir} is a local directory that stays empty.
+   */
+  public static MergeTreeTable openReadOnly(String id, TableDefinition definition, FileIO io, Path walDir,
+      EngineContext ctx) throws IOException {
+    MergeTreeTable t = new MergeTreeTable(id, definition, io, walDir, ctx, false, true);
+    t.recover();
+    return t;
+  }
+
+  /** Whether the table is attached read-only from another node's storage. */
+  public boolean readOnly() {
+    return readOnly;
+  }
+
+  /** Writes the definition where nodes that attach the table read it (the writer, at open and DDL). */
+  public void publishDefinition() throws IOException {
+    if (!readOnly) {
+      io.writeAtomic(DEFINITION_FILE, MetadataLog.JSON.writeValueAsBytes(definition));
+    }
+  }
+
+  /** Reads the definition a table's writer published at a storage location. */
+  public static TableDefinition readPublishedDefinition(FileIO io) throws IOException {
+    if (!io.exists(DEFINITION_FILE)) {
+      throw new java.io.FileNotFoundException("No Travertine table at " + io.location() + " (no " + DEFINITION_FILE
+          + "; the location is a table's directory: <storage>/tables/<uuid>, see system.tables)");
+    }
+    try {
+      return MetadataLog.JSON.readValue(io.readAll(DEFINITION_FILE), TableDefinition.class);
+    } catch (IOException e) {
+      throw new IOException("Cannot read the definition of the table at " + io.location() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Deletes files of replaced parts whose {@code old_parts_lifetime} is over (the database's timer). */
+  public int removeOldParts() {
+    return oldParts.removeExpired();
+  }
+
+  /** Files of replaced parts kept for their lifetime. */
+  public int oldPartFiles() {
+    return oldParts.waiting();
+  }
+
+  void ensureWritable() {
+    if (readOnly) {
+      throw new ReadOnlyTableException("Table " + definition.name() + " is attached read-only from "
+          + io.location() + ": change it on the node that writes it");
+    }
   }
 
   private void recover() throws IOException {
     MetadataLog.State s = log.replay();
     List<PartRef> parts = new ArrayList<>();
     for (PartInfo p : s.active().values()) {
-      parts.add(new PartRef(p, io, fs, null));
+      parts.add(new PartRef(p, io, fs, null, oldParts));
     }
     List<MutationEntry> mutations = new ArrayList<>();
     s.mutations().forEach(m -> mutations.add(new MutationEntry(m, null)));
@@ -198,6 +262,11 @@ public final class MergeTreeTable implements AutoCloseable {
     logSeq = s.lastSeq();
     nextBlock = s.nextBlock();
     walFlushedUpTo = s.walFlushedUpTo();
+    if (readOnly) {
+      logState = s;
+      state = State.of(List.copyOf(parts), List.of(), 0, 0, 0, List.copyOf(mutations));
+      return;
+    }
     // Files that no committed entry references are leftovers of interrupted writes or merges.
     Set<String> live = new HashSet<>();
     parts.forEach(p -> live.add(p.info().path()));
@@ -271,6 +340,7 @@ public final class MergeTreeTable implements AutoCloseable {
    * {@code persist} saves the catalog; if it fails, nothing changed.
    */
   public void alterSchema(TableDefinition next, IoAction persist) throws IOException {
+    ensureWritable();
     flushLock.lock();
     try {
       int pending = state.pendingMutations();
@@ -313,10 +383,47 @@ public final class MergeTreeTable implements AutoCloseable {
 
   /** A consistent view for one query; close it afterwards. */
   public TableSnapshot snapshot() {
+    if (readOnly) {
+      catchUp();
+    }
     synchronized (lock) {
       State s = state;
       List<MutationEntry> ms = s.pendingMutations() > 0 || !pendingCounterEnabled ? s.mutations() : null;
       return new TableSnapshot(definition, s.parts(), s.buffered(), ms, ctx.mutationCompiler());
+    }
+  }
+
+  private MetadataLog.State logState;
+
+  /** A read-only table's view catches up with the entries its writer has committed since. */
+  private void catchUp() {
+    synchronized (lock) {
+      ensureOpen();
+      MetadataLog.State s;
+      try {
+        s = log.catchUp(logState);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException("Cannot read the metadata log of table " + definition.name()
+            + " attached from " + io.location() + ": " + e.getMessage(), e);
+      }
+      if (s == logState) {
+        return;
+      }
+      Map<String, PartRef> have = new HashMap<>();
+      state.parts().forEach(p -> have.put(p.name() + "\n" + p.info().path(), p));
+      List<PartRef> parts = new ArrayList<>();
+      for (PartInfo p : s.active().values()) {
+        PartRef kept = have.remove(p.name() + "\n" + p.path());
+        parts.add(kept != null ? kept : new PartRef(p, io, fs, null, oldParts));
+      }
+      parts.sort(PART_ORDER);
+      List<MutationEntry> mutations = new ArrayList<>();
+      s.mutations().forEach(m -> mutations.add(new MutationEntry(m, null)));
+      state = State.of(List.copyOf(parts), List.of(), 0, 0, 0, List.copyOf(mutations));
+      have.values().forEach(PartRef::release);
+      logState = s;
+      logSeq = s.lastSeq();
+      nextBlock = s.nextBlock();
     }
   }
 
@@ -337,12 +444,14 @@ public final class MergeTreeTable implements AutoCloseable {
 
   /** Starts an INSERT: add blocks, then commit once (all rows visible together) or close to abort. */
   public Inserter newInserter(long maxInsertBlockSize) {
+    ensureWritable();
     return new Inserter(this, maxInsertBlockSize);
   }
 
   /** Appends a small insert to the WAL and the buffer; durable and visible when this returns. */
   void insertBuffered(Block block) throws IOException {
     ensureOpen();
+    ensureWritable();
     checkSchema(block);
     byte[] payload = BlockCodec.encode(block);
     boolean flushNow;
@@ -376,6 +485,9 @@ public final class MergeTreeTable implements AutoCloseable {
 
   /** Writes the buffered rows into parts and commits them. */
   public void flush() throws IOException {
+    if (readOnly) {
+      return; // nothing is ever buffered
+    }
     flushLock.lock();
     try {
       List<Block> toFlush;
@@ -487,7 +599,7 @@ public final class MergeTreeTable implements AutoCloseable {
         w.checksum(), ctx.clock().millis(), w.index().granules(), stats, null, schema.orcSchema().toString());
     ctx.events().add(EngineEvents.PARTS_WRITTEN, 1);
     ctx.events().add(EngineEvents.BYTES_WRITTEN, w.bytes());
-    return new PartRef(info, io, fs, w.index());
+    return new PartRef(info, io, fs, w.index(), oldParts);
   }
 
   void discard(List<PartRef> parts) {
@@ -596,6 +708,7 @@ public final class MergeTreeTable implements AutoCloseable {
   /** Writes one log entry and, once it is durable, makes {@code next} the state. */
   void appendLocked(String op, List<PartRef> add, Set<String> removeNames, long walUpTo, boolean truncate,
       List<MutationRecord> mutationChanges, State next) throws IOException {
+    ensureWritable();
     long seq = logSeq + 1;
     long newWal = Math.max(walFlushedUpTo, walUpTo);
     LogEntry e = new LogEntry(seq, ctx.clock().millis(), op, add.stream().map(PartRef::info).toList(),
@@ -648,6 +761,7 @@ public final class MergeTreeTable implements AutoCloseable {
 
   /** TRUNCATE: drops every part and the buffer. */
   public void truncate() throws IOException {
+    ensureWritable();
     flushLock.lock();
     try {
       waitForMerges();
@@ -678,7 +792,7 @@ public final class MergeTreeTable implements AutoCloseable {
 
   /** Starts background merges the selector finds worthwhile (no-op when background is off). */
   public void scheduleMerges() {
-    if (!ctx.backgroundEnabled() || mergesStopped || closed) {
+    if (!ctx.backgroundEnabled() || mergesStopped || closed || readOnly) {
       return;
     }
     List<PartRef> chosen;
@@ -795,6 +909,7 @@ public final class MergeTreeTable implements AutoCloseable {
    * as one part; without, merges run until the selector finds nothing more.
    */
   public void optimize(boolean fin) throws IOException {
+    ensureWritable();
     flush();
     waitForMerges();
     while (true) {
@@ -880,9 +995,10 @@ public final class MergeTreeTable implements AutoCloseable {
         }
         out.add(new PartCheck(p.info().path(), message == null, message));
       }
-      Set<PartRef> moved = moveAside ? moveAside(broken, DetachedParts.BROKEN) : Set.of();
+      Set<PartRef> moved = moveAside && !readOnly ? moveAside(broken, DetachedParts.BROKEN) : Set.of();
       for (Map.Entry<PartRef, String> e : broken.entrySet()) {
         String where = moved.contains(e.getKey()) ? "; moved aside to " + DetachedParts.DIR + "/"
+            : readOnly ? "; not moved aside (the table is attached read-only)"
             : !moveAside ? "; not moved aside (readonly)" : "; not moved aside: a merge or mutation is rewriting it";
         out.add(new PartCheck(e.getKey().info().path(), false, e.getValue() + where));
       }
@@ -928,11 +1044,13 @@ public final class MergeTreeTable implements AutoCloseable {
    * worker rewrites the parts; with {@code sync}, returns only when every part is rewritten.
    */
   public MutationResult mutate(MutationCommand command, boolean sync) throws IOException {
+    ensureWritable();
     return mutator.mutate(command, sync);
   }
 
   /** KILL MUTATION: it stops applying (to reads and to parts not yet rewritten). False if already done. */
   public boolean killMutation(String id) throws IOException {
+    ensureWritable();
     return mutator.kill(id);
   }
 
@@ -948,7 +1066,9 @@ public final class MergeTreeTable implements AutoCloseable {
 
   /** Starts the background mutation worker if mutations are pending (one per table). */
   public void scheduleMutations() {
-    mutator.schedule();
+    if (!readOnly) {
+      mutator.schedule();
+    }
   }
 
   /** Brings one part up to the latest mutation (false when no part needs or can take work now). */
@@ -973,8 +1093,12 @@ public final class MergeTreeTable implements AutoCloseable {
     }
   }
 
-  /** Closes and deletes all storage of the table (DROP TABLE). */
+  /** Closes and deletes all storage of the table (DROP TABLE); a read-only table is only closed. */
   public void drop() throws IOException {
+    if (readOnly) {
+      close();
+      return;
+    }
     mergesStopped = true;
     waitForMerges();
     closed = true;

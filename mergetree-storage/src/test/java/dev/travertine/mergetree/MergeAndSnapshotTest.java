@@ -67,7 +67,11 @@ class MergeAndSnapshotTest {
   @Test
   void snapshotKeepsReplacedPartsReadableUntilClosed() throws Exception {
     try (Database db = Database.open(dir, EngineTestSupport.manualContext())) {
-      db.createTable(def(), false);
+      TableDefinition d = def();
+      java.util.Map<String, String> settings = new java.util.LinkedHashMap<>(d.settings());
+      settings.put("old_parts_lifetime", "0"); // deleted as soon as nothing reads them (AttachedTableTest: later)
+      db.createTable(new TableDefinition(d.name(), d.schema(), d.orderBy(), d.partitionBy(), d.primaryKey(), settings,
+          d.indexes()), false);
       MergeTreeTable t = db.table("m");
       for (int part = 0; part < 3; part++) {
         try (Inserter ins = t.newInserter(1 << 20)) {

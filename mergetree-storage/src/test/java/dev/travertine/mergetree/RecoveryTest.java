@@ -47,7 +47,8 @@ class RecoveryTest {
     }
     Path log = dir.resolve("tables");
     try (Stream<Path> s = Files.walk(log)) {
-      List<String> names = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".json")).toList();
+      List<String> names = s.filter(p -> p.getParent().getFileName().toString().equals("log"))
+          .map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".json")).toList();
       assertTrue(names.contains(String.format("%020d.checkpoint.json", 64)), names.toString());
       assertEquals(7, names.size(), "checkpoint + entries 65..70: " + names);
     }

@@ -37,20 +37,58 @@ public final class MetadataLog {
   }
 
   public State replay() throws IOException {
-    List<FileInfo> files = io.list("log");
+    return apply(null, io.list("log"));
+  }
+
+  /**
+   * The state after the entries committed since {@code prev} (the same object when there are
+   * none): what a node that only reads the table (its writer is elsewhere) sees next. A
+   * checkpoint newer than {@code prev} means a full replay. The writer may checkpoint and remove
+   * entries while they are read: then it reads again.
+   */
+  public State catchUp(State prev) throws IOException {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return apply(prev, io.list("log"));
+      } catch (java.io.FileNotFoundException | java.nio.file.NoSuchFileException e) {
+        if (attempt >= 3) {
+          throw e;
+        }
+        prev = null; // a checkpoint removed what was listed
+      }
+    }
+  }
+
+  private State apply(State prev, List<FileInfo> files) throws IOException {
     long checkpointSeq = -1;
+    long newest = -1;
     for (FileInfo f : files) {
       String n = name(f);
       if (n.endsWith(".checkpoint.json")) {
         checkpointSeq = Math.max(checkpointSeq, Long.parseLong(n.substring(0, n.indexOf('.'))));
       }
+      if (n.endsWith(".json")) {
+        newest = Math.max(newest, Long.parseLong(n.substring(0, n.indexOf('.'))));
+      }
+    }
+    if (prev != null && newest <= prev.lastSeq()) {
+      return prev;
+    }
+    if (prev != null && checkpointSeq > prev.lastSeq()) {
+      prev = null;
     }
     Map<String, PartInfo> active = new LinkedHashMap<>();
     Map<String, MutationRecord> mutations = new LinkedHashMap<>();
     long lastSeq = 0;
     long walUpTo = 0;
     long nextBlock = 1;
-    if (checkpointSeq >= 0) {
+    if (prev != null) {
+      active.putAll(prev.active());
+      prev.mutations().forEach(m -> mutations.put(m.id(), m));
+      lastSeq = prev.lastSeq();
+      walUpTo = prev.walFlushedUpTo();
+      nextBlock = prev.nextBlock();
+    } else if (checkpointSeq >= 0) {
       LogEntry cp = read(String.format("log/%020d.checkpoint.json", checkpointSeq));
       cp.add().forEach(p -> active.put(p.name(), p));
       cp.mutations().forEach(m -> mutations.put(m.id(), m));

@@ -11,8 +11,6 @@ import java.util.List;
 import org.apache.orc.Reader;
 import org.apache.orc.StripeInformation;
 import org.apache.orc.TypeDescription;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A live part: its metadata, a reference count held by snapshots, and its granule index loaded
@@ -21,13 +19,12 @@ import org.slf4j.LoggerFactory;
  * uses it: the file has a reference count of its own.
  */
 public final class PartRef {
-  private static final Logger LOG = LoggerFactory.getLogger(PartRef.class);
-
   private final PartInfo info;
   private final FileIO io;
   private final FileIOFileSystem fs;
   private final AtomicInteger refs = new AtomicInteger(1); // the active set's own reference
   private final SharedFile file;
+  private final OldParts oldParts;
   private volatile boolean merging;
 
   /** The file behind one or more part names, and its granule index. */
@@ -48,15 +45,22 @@ public final class PartRef {
     }
   }
 
+  /** A part whose file is deleted as soon as nothing uses it. */
   public PartRef(PartInfo info, FileIO io, FileIOFileSystem fs, GranuleIndex index) {
-    this(info, io, fs, new SharedFile(index));
+    this(info, io, fs, index, null);
   }
 
-  private PartRef(PartInfo info, FileIO io, FileIOFileSystem fs, SharedFile file) {
+  /** A part whose file goes to {@code oldParts} when nothing uses it (null: deleted at once). */
+  public PartRef(PartInfo info, FileIO io, FileIOFileSystem fs, GranuleIndex index, OldParts oldParts) {
+    this(info, io, fs, new SharedFile(index), oldParts == null ? new OldParts(io, null, () -> 0) : oldParts);
+  }
+
+  private PartRef(PartInfo info, FileIO io, FileIOFileSystem fs, SharedFile file, OldParts oldParts) {
     this.info = info;
     this.io = io;
     this.fs = fs;
     this.file = file;
+    this.oldParts = oldParts;
   }
 
   /** The same file under new metadata (re-versioned by a mutation that does not touch it). */
@@ -65,7 +69,7 @@ public final class PartRef {
       throw new IllegalArgumentException("A re-versioned part keeps its file");
     }
     file.users.incrementAndGet();
-    return new PartRef(newInfo, io, fs, file);
+    return new PartRef(newInfo, io, fs, file, oldParts);
   }
 
   /** String columns (file names) this part's file wrote without a dictionary, by its writer's choice. */
@@ -238,14 +242,13 @@ public final class PartRef {
     refs.incrementAndGet();
   }
 
-  /** Drops a reference; the last one of the last name using the file deletes the file. */
+  /**
+   * Drops a reference; the last one of the last name using the file retires the file (deleted
+   * now or after {@code old_parts_lifetime}, see {@link OldParts}).
+   */
   public void release() {
     if (refs.decrementAndGet() == 0 && file.users.decrementAndGet() == 0) {
-      try {
-        io.delete(info.path());
-      } catch (IOException e) {
-        LOG.warn("Cannot delete replaced part {}: {}", info.name(), e.toString());
-      }
+      oldParts.retire(info.path(), info.name());
     }
   }
 

@@ -45,6 +45,10 @@ public final class Settings {
   public static final Setting FINISHED_MUTATIONS_TO_KEEP = Setting.uint("finished_mutations_to_keep", 100, 0,
       1L << 31, TABLE, "Finished mutations kept in the metadata log and system.mutations");
 
+  public static final Setting OLD_PARTS_LIFETIME = Setting.uint("old_parts_lifetime", 480, 0, 1L << 31, TABLE,
+      "Seconds the file of a part replaced by a merge or mutation stays on storage once this node no longer"
+          + " reads it, for nodes that attached the table read-only and are still reading it (0: deleted at once)");
+
   public static final Setting STORAGE = Setting.location("storage", TABLE,
       "Where the table's parts and metadata log live: empty = the data directory, or s3://bucket/prefix,"
           + " hdfs://host:port/path (the write-ahead log stays local)");
@@ -136,7 +140,7 @@ public final class Settings {
     for (Setting s : List.of(INDEX_GRANULARITY, MAX_PARTS_TO_MERGE_AT_ONCE, MAX_BYTES_TO_MERGE_AT_MAX_SPACE,
         MERGE_SELECTOR_BASE, INSERT_BUFFER_MAX_ROWS, INSERT_BUFFER_MAX_BYTES, INSERT_BUFFER_FLUSH_MS,
         MIN_ROWS_FOR_DIRECT_PART, FSYNC_AFTER_INSERT, COMPRESSION, NUMBER_OF_MUTATIONS_TO_THROW,
-        FINISHED_MUTATIONS_TO_KEEP, STORAGE, MAX_THREADS, MAX_BLOCK_SIZE,
+        FINISHED_MUTATIONS_TO_KEEP, OLD_PARTS_LIFETIME, STORAGE, MAX_THREADS, MAX_BLOCK_SIZE,
         MAX_INSERT_BLOCK_SIZE, INPUT_FORMAT_NULL_AS_DEFAULT, INPUT_FORMAT_ALLOW_ERRORS_NUM, OPTIMIZE_READ_IN_ORDER, USE_PRIMARY_KEY, REMOTE_READ_PREFETCH,
         REMOTE_READ_MIN_BYTES_FOR_SEEK, REMOTE_READ_MAX_COALESCED_BYTES, MAX_READ_BUFFER_SIZE, PREFETCH_MAX_MEMORY,
         PREFETCHES_LIMIT, ENABLE_FILESYSTEM_CACHE, USE_UNCOMPRESSED_CACHE,
