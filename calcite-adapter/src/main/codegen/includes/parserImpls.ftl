@@ -644,3 +644,25 @@ SqlNode SqlKillQuery() :
         return new SqlKillQuery(s.end(this), condition, mutation);
     }
 }
+
+/**
+ * ATTACH TABLE [IF NOT EXISTS] name FROM 'location': a table another node writes, attached
+ * read-only from its storage (see SqlAttachTable).
+ */
+SqlNode SqlAttachTable() :
+{
+    final Span s;
+    final SqlIdentifier table;
+    boolean ifNotExists = false;
+    final SqlNode location;
+}
+{
+    <ATTACH> { s = span(); } <TABLE>
+    [ <IF> <NOT> <EXISTS> { ifNotExists = true; } ]
+    table = CompoundIdentifier()
+    <FROM> location = StringLiteral()
+    {
+        return new SqlAttachTable(s.end(this), table,
+            ((SqlLiteral) location).getValueAs(String.class), ifNotExists);
+    }
+}

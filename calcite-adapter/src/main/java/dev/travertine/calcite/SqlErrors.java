@@ -44,6 +44,9 @@ public final class SqlErrors {
       if (c instanceof ArithmeticException && lower.contains("by zero")) {
         return new Error(153, "22012", message); // ILLEGAL_DIVISION
       }
+      if (c instanceof dev.travertine.mergetree.ReadOnlyTableException) {
+        return new Error(242, "25006", message); // TABLE_IS_READ_ONLY
+      }
       if (c instanceof SecurityException) {
         return lower.contains("readonly") || lower.contains("read-only")
             ? new Error(164, "25006", message) // READONLY

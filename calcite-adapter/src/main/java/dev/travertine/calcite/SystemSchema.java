@@ -80,7 +80,8 @@ public final class SystemSchema extends AbstractSchema {
     SqlTypeName bi = SqlTypeName.BIGINT;
     m.put("tables", new SystemTable(List.of(c("database", vc), c("name", vc), c("engine", vc),
         c("partition_key", vc), c("sorting_key", vc), c("primary_key", vc), c("total_rows", bi),
-        c("total_bytes", bi), c("parts", bi), c("settings", vc)), this::tableRows));
+        c("total_bytes", bi), c("parts", bi), c("settings", vc), c("data_path", vc),
+        c("is_readonly", SqlTypeName.BOOLEAN)), this::tableRows));
     m.put("columns", new SystemTable(List.of(c("database", vc), c("table", vc), c("name", vc), c("position", bi),
         c("type", vc), c("is_nullable", SqlTypeName.BOOLEAN), c("default_expression", vc),
         c("is_in_sorting_key", SqlTypeName.BOOLEAN), c("is_in_partition_key", SqlTypeName.BOOLEAN)),
@@ -138,7 +139,7 @@ public final class SystemSchema extends AbstractSchema {
       out.add(new Object[] {TravertineSchema.NAME, d.name(), "MergeTree",
           d.partitionBy() == null ? "" : d.partitionBy().toString(), String.join(", ", d.orderBy()),
           String.join(", ", d.primaryKey().isEmpty() ? d.orderBy() : d.primaryKey()), rows, bytes,
-          (long) parts.size(), d.sortedSettings().toString()});
+          (long) parts.size(), d.sortedSettings().toString(), t.storageLocation(), t.readOnly()});
     }
     return out;
   }

@@ -93,6 +93,8 @@ public final class TravertineDdlExecutor implements DdlExecutor {
         MutationStatement.from(m).execute(session, List.of()); // normally prepared as DML (with a count)
       } else if (node instanceof dev.travertine.calcite.ddl.SqlAlterTableColumns a) {
         alterColumns(context, session, a);
+      } else if (node instanceof dev.travertine.calcite.ddl.SqlAttachTable a) {
+        session.database().attachTable(name(a.table), a.location, a.ifNotExists);
       } else if (node instanceof SqlOptimizeTable o) {
         session.requireTable(name(o.table)).optimize(o.isFinal);
       } else if (node instanceof SqlSystemCommand s) {

@@ -223,6 +223,50 @@ class ParallelReplicasSqlTest {
     exec(c, "SET enable_parallel_replicas = 0");
   }
 
+  /**
+   * A node that does not write the table attaches it from the shared storage (ATTACH TABLE …
+   * FROM system.tables.data_path) and initiates parallel-replica queries of its own: the same
+   * answers as the writer alone; it refuses to change the table; it sees the writer's new parts.
+   */
+  @Test @Order(6)
+  void aNodeThatAttachedTheTableRunsQueriesOnTheClusterToo() throws Exception {
+    exec(c, "SYSTEM FLUSH TABLE t"); // rows in the writer's insert buffer are not in its storage yet
+    String location = JdbcTestSupport.one(c, "SELECT data_path FROM system.tables WHERE name = 't'");
+    Properties props = new Properties();
+    props.setProperty("cluster.secret", SECRET);
+    props.setProperty("cluster.c.replicas", cluster);
+    try (Connection f = DriverManager.getConnection("jdbc:travertine:" + dir.resolve("follower"), props)) {
+      exec(f, "ATTACH TABLE hits FROM '" + location + "'");
+      assertEquals("true, " + location, JdbcTestSupport.one(f,
+          "SELECT is_readonly, data_path FROM system.tables WHERE name = 'hits'"));
+      for (String sql : List.of(
+          "SELECT count(*), sum(bi), min(s), max(dt) FROM %s",
+          "SELECT ch, count(*), sum(i), count(DISTINCT s) FROM %s GROUP BY ch",
+          "SELECT k, s FROM %s WHERE i > 0 ORDER BY bi DESC, k LIMIT 7")) {
+        exec(c, "SET enable_parallel_replicas = 0");
+        List<String> writerAlone = result(String.format(sql, "t"));
+        exec(f, "SET enable_parallel_replicas = 1");
+        exec(f, "SET cluster_for_parallel_replicas = 'c'");
+        String q = String.format(sql, "hits");
+        assertTrue(explain(f, q).contains("parallel replicas: cluster c"), explain(f, q));
+        List<String> got = JdbcTestSupport.rowsRounded(f, q);
+        if (!q.contains("ORDER BY")) {
+          got.sort(null);
+        }
+        assertSame(writerAlone, got, "initiated by the attaching node: " + q);
+      }
+      SQLException e = assertThrows(SQLException.class, () -> exec(f, "INSERT INTO hits (k) VALUES (-1)"));
+      assertEquals("25006", e.getSQLState(), e.getMessage());
+      assertTrue(e.getMessage().contains("attached read-only"), e.getMessage());
+      long before = Long.parseLong(JdbcTestSupport.one(f, "SELECT count(*) FROM hits"));
+      exec(c, "INSERT INTO t (k) VALUES (-1), (-2)");
+      exec(c, "SYSTEM FLUSH TABLE t");
+      assertEquals(String.valueOf(before + 2), JdbcTestSupport.one(f, "SELECT count(*) FROM hits"));
+      exec(f, "DROP TABLE hits");
+    }
+    assertEquals("2", JdbcTestSupport.one(c, "SELECT count(*) FROM t WHERE k < 0"), "the writer's table is whole");
+  }
+
   @Test @Order(7)
   void aDeadNodeLosesNothing() throws Exception {
     Process p = nodes.get(0);
