@@ -55,7 +55,7 @@ class AttachTableSqlTest {
       assertTrue(again.getMessage().contains("Table copy already exists"), again.getMessage());
       SQLException own = assertThrows(SQLException.class,
           () -> exec(w, "ATTACH TABLE ev2 FROM '" + location + "'"));
-      assertTrue(own.getMessage().contains("it is table ev of this node"), own.getMessage());
+      assertTrue(own.getMessage().contains("it is this node's own table ev"), own.getMessage());
 
       exec(r, "DROP TABLE copy");
       assertEquals("2", one(w, "SELECT count(*) FROM ev"), "dropping the attached table deletes nothing");

@@ -18,7 +18,7 @@ public final class CrashingMutator {
     int rowsPerPart = Integer.parseInt(args[2]);
     try (Connection c = DriverManager.getConnection("jdbc:travertine:" + dir); Statement s = c.createStatement()) {
       s.execute("CREATE TABLE big (id BIGINT NOT NULL, v INTEGER, s VARCHAR) ORDER BY id "
-          + "SETTINGS min_insert_rows_for_direct_part = 1");
+          + "SETTINGS min_insert_rows_for_direct_part = 1, old_parts_lifetime = 0");
       s.execute("SYSTEM STOP MERGES big");
       for (int p = 0; p < parts; p++) {
         s.execute("INSERT INTO big SELECT number + " + ((long) p * rowsPerPart) + ", CAST(MOD(number, 100) AS INTEGER),"

@@ -89,6 +89,11 @@ public final class Database implements AutoCloseable {
   private final Map<String, MergeTreeTable> tables = new ConcurrentHashMap<>();
   /** Locations of attached read-only tables, by table id. */
   private final Map<String, String> attached = new ConcurrentHashMap<>();
+  /**
+   * Attached tables whose storage could not be read when the database opened (the writer's node
+   * or share unreachable): kept in the catalog, not queryable until the next open; DROP forgets them.
+   */
+  private final Map<String, TableEntry> unavailable = new ConcurrentHashMap<>();
   private final dev.travertine.mergetree.query.QueryRegistry queries;
   private final Map<String, ViewDefinition> views = new ConcurrentHashMap<>();
   private final Object ddlLock = new Object();
@@ -222,6 +227,17 @@ public final class Database implements AutoCloseable {
     for (TableEntry t : c.tables()) {
       if (t.attachedFrom() != null) {
         attached.put(t.id(), t.attachedFrom());
+        try {
+          tables.put(t.definition().name(), openTable(t.id(), t.definition()));
+        } catch (IOException | RuntimeException e) {
+          // A table another node writes must not keep this node from starting.
+          LOG.warn("Table {} (attached from {}) cannot be read and stays unavailable until the next start"
+              + " (DROP TABLE forgets it): {}", t.definition().name(), t.attachedFrom(), e.toString());
+          attached.remove(t.id());
+          unavailable.put(t.definition().name(), t);
+        }
+        ids.add(t.id());
+        continue;
       }
       tables.put(t.definition().name(), openTable(t.id(), t.definition()));
       ids.add(t.id());
@@ -260,7 +276,11 @@ public final class Database implements AutoCloseable {
     if (from != null) {
       FileIO io = FileIOs.open(from, storage);
       try {
-        return MergeTreeTable.openReadOnly(id, def, io, tableDir.resolve("wal"), ctx);
+        // The writer's definition now (it may have changed since this node last read it).
+        TableDefinition p = MergeTreeTable.readPublishedDefinition(io);
+        TableDefinition now = new TableDefinition(def.name(), p.schema(), p.orderBy(), p.partitionBy(),
+            p.primaryKey(), p.settings(), p.indexes());
+        return MergeTreeTable.openReadOnly(id, now, io, tableDir.resolve("wal"), ctx);
       } catch (IOException | RuntimeException e) {
         io.close();
         throw e;
@@ -291,6 +311,7 @@ public final class Database implements AutoCloseable {
     catalogVersion.incrementAndGet();
     List<TableEntry> ts = new ArrayList<>();
     tables.values().forEach(t -> ts.add(new TableEntry(t.id(), t.definition(), attached.get(t.id()))));
+    ts.addAll(unavailable.values());
     ts.sort(java.util.Comparator.comparing(e -> e.definition().name()));
     List<ViewDefinition> vs = new ArrayList<>(views.values());
     vs.sort(java.util.Comparator.comparing(ViewDefinition::name));
@@ -346,7 +367,7 @@ public final class Database implements AutoCloseable {
   public boolean createTable(TableDefinition def, boolean ifNotExists) throws IOException {
     synchronized (ddlLock) {
       ensureOpen();
-      if (table(def.name()) != null || view(def.name()) != null) {
+      if (table(def.name()) != null || view(def.name()) != null || unavailable.containsKey(def.name())) {
         if (ifNotExists) {
           return false;
         }
@@ -383,21 +404,31 @@ public final class Database implements AutoCloseable {
   public boolean attachTable(String name, String location, boolean ifNotExists) throws IOException {
     synchronized (ddlLock) {
       ensureOpen();
-      if (table(name) != null || view(name) != null) {
+      if (table(name) != null || view(name) != null || unavailable.containsKey(name)) {
         if (ifNotExists) {
           return false;
         }
         throw new IllegalArgumentException("Table " + name + " already exists");
       }
       String from = location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
-      for (MergeTreeTable t : tables.values()) {
-        if (t.storageLocation().equals(from)) {
-          throw new IllegalArgumentException("Cannot attach " + from + " as " + name + ": it is table "
-              + t.definition().name() + " of this node");
+      if (from.startsWith("file:") || !from.contains("://")) {
+        Path local = (from.startsWith("file:") ? Path.of(java.net.URI.create(from)) : Path.of(from))
+            .toAbsolutePath().normalize();
+        if (!Files.isDirectory(local)) {
+          throw new java.io.FileNotFoundException("No Travertine table at " + from + " (no such directory)");
+        }
+        if (local.startsWith(dir.toAbsolutePath().normalize())) {
+          throw new IllegalArgumentException("Cannot attach " + from + ": it is inside this node's data directory");
         }
       }
       TableDefinition published;
       try (FileIO io = FileIOs.open(from, storage)) {
+        for (MergeTreeTable t : tables.values()) {
+          if (t.storageLocation().equals(io.location())) {
+            throw new IllegalArgumentException("Cannot attach " + from + " as " + name + ": " + (t.readOnly()
+                ? "it is attached already, as table " : "it is this node's own table ") + t.definition().name());
+          }
+        }
         published = MergeTreeTable.readPublishedDefinition(io);
       }
       TableDefinition def = new TableDefinition(name, published.schema(), published.orderBy(),
@@ -429,6 +460,17 @@ public final class Database implements AutoCloseable {
     synchronized (ddlLock) {
       ensureOpen();
       MergeTreeTable t = table(name);
+      if (t == null && unavailable.containsKey(name)) {
+        TableEntry gone = unavailable.remove(name);
+        try {
+          saveCatalog();
+        } catch (IOException | RuntimeException e) {
+          unavailable.put(name, gone);
+          throw e;
+        }
+        deleteTree(dir.resolve("tables").resolve(gone.id()));
+        return true;
+      }
       if (t == null) {
         if (ifExists) {
           return false;
@@ -483,8 +525,8 @@ public final class Database implements AutoCloseable {
     try {
       t.publishDefinition();
     } catch (IOException | RuntimeException e) {
-      LOG.warn("Cannot publish the new definition of table {} in its storage (nodes attaching it get the old one"
-          + " until it next opens): {}", t.definition().name(), e.toString());
+      LOG.warn("Cannot publish the new definition of table {} in its storage (nodes that attach it keep the"
+          + " old one until it is published, at the table's next open or DDL): {}", t.definition().name(), e.toString());
     }
   }
 
@@ -507,7 +549,7 @@ public final class Database implements AutoCloseable {
   public void createView(ViewDefinition v, boolean replace) throws IOException {
     synchronized (ddlLock) {
       ensureOpen();
-      if (table(v.name()) != null) {
+      if (table(v.name()) != null || unavailable.containsKey(v.name())) {
         throw new IllegalArgumentException("Cannot create view " + v.name() + ": a table of that name exists");
       }
       ViewDefinition old = view(v.name());
@@ -550,13 +592,14 @@ public final class Database implements AutoCloseable {
 
   private void flushDueTables() {
     for (MergeTreeTable t : tables.values()) {
-      t.removeOldParts();
-      if (t.flushDue()) {
-        try {
+      // Nothing may escape: a scheduled task that throws is never run again.
+      try {
+        t.removeOldParts();
+        if (t.flushDue()) {
           t.flush();
-        } catch (Exception e) {
-          LOG.warn("Timed flush of table {} failed: {}", t.definition().name(), e.toString());
         }
+      } catch (Exception e) {
+        LOG.warn("Timed flush of table {} failed: {}", t.definition().name(), e.toString());
       }
     }
   }

@@ -251,7 +251,10 @@ public final class MergeTreeTable implements AutoCloseable {
   }
 
   private void recover() throws IOException {
-    MetadataLog.State s = log.replay();
+    if (readOnly) {
+      readPublishedDefinition(io); // the writer's table is there (not dropped, the share is mounted)
+    }
+    MetadataLog.State s = readOnly ? log.catchUp(null) : log.replay();
     List<PartRef> parts = new ArrayList<>();
     for (PartInfo p : s.active().values()) {
       parts.add(new PartRef(p, io, fs, null, oldParts));
@@ -361,6 +364,8 @@ public final class MergeTreeTable implements AutoCloseable {
           definition = old;
           throw e;
         }
+        // An entry of its own tells nodes that attached the table to read the definition again.
+        appendLocked("alter", List.of(), Set.of(), walFlushedUpTo, false, List.of(), state);
       }
     } finally {
       flushLock.unlock();
@@ -395,19 +400,44 @@ public final class MergeTreeTable implements AutoCloseable {
 
   private MetadataLog.State logState;
 
-  /** A read-only table's view catches up with the entries its writer has committed since. */
+  /**
+   * A read-only table's view catches up with the entries its writer has committed since (the
+   * storage is read outside the table's lock; the newest state read wins). When the log moved,
+   * the definition is read again too (the writer's ALTER appends an entry).
+   */
   private void catchUp() {
+    MetadataLog.State prev;
     synchronized (lock) {
-      ensureOpen();
-      MetadataLog.State s;
-      try {
-        s = log.catchUp(logState);
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException("Cannot read the metadata log of table " + definition.name()
-            + " attached from " + io.location() + ": " + e.getMessage(), e);
+      if (closed) {
+        throw new IllegalStateException("Table " + definition.name() + " is closed or dropped");
       }
-      if (s == logState) {
-        return;
+      prev = logState;
+    }
+    MetadataLog.State s;
+    TableDefinition published = null;
+    try {
+      s = log.catchUp(prev);
+      if (s != prev) {
+        published = readPublishedDefinition(io);
+      }
+    } catch (IOException | java.io.UncheckedIOException e) {
+      throw new java.io.UncheckedIOException("Cannot read the metadata log of table " + definition.name()
+          + " attached from " + io.location() + ": " + e.getMessage(),
+          e instanceof IOException io ? io : ((java.io.UncheckedIOException) e).getCause());
+    }
+    if (s == prev) {
+      return;
+    }
+    synchronized (lock) {
+      if (logState != null && s.lastSeq() <= logState.lastSeq()) {
+        return; // another query caught up further meanwhile
+      }
+      TableDefinition d = definition;
+      TableDefinition next = new TableDefinition(d.name(), published.schema(), published.orderBy(),
+          published.partitionBy(), published.primaryKey(), published.settings(), published.indexes());
+      if (!next.equals(d)) {
+        LOG.info("Table {}: its writer changed the definition", d.name());
+        definition = next;
       }
       Map<String, PartRef> have = new HashMap<>();
       state.parts().forEach(p -> have.put(p.name() + "\n" + p.info().path(), p));
@@ -721,8 +751,14 @@ public final class MergeTreeTable implements AutoCloseable {
     if (MetadataLog.checkpointDue(seq)) {
       State kept = next.withMutations(keptMutations(next));
       state = kept;
-      log.checkpoint(seq, kept.parts().stream().map(PartRef::info).toList(), walFlushedUpTo, nextBlock,
-          ctx.clock().millis(), kept.mutations().stream().map(MutationEntry::record).toList());
+      try {
+        log.checkpoint(seq, kept.parts().stream().map(PartRef::info).toList(), walFlushedUpTo, nextBlock,
+            ctx.clock().millis(), kept.mutations().stream().map(MutationEntry::record).toList());
+      } catch (IOException | RuntimeException cpFailed) {
+        // The entry is committed: its caller must not undo it. Replay reads the entries instead.
+        LOG.warn("Cannot checkpoint the metadata log of table {} at entry {} (the next checkpoint will): {}",
+            definition.name(), seq, cpFailed.toString());
+      }
     }
   }
 
@@ -1103,6 +1139,7 @@ public final class MergeTreeTable implements AutoCloseable {
     waitForMerges();
     closed = true;
     try {
+      io.delete(DEFINITION_FILE); // first: no node attaches a table being dropped
       wal.close();
       wal.clear();
       io.deletePrefix("parts");

@@ -216,4 +216,125 @@ class AttachedTableTest {
       }
     }
   }
+
+  @Test
+  void aReaderRunningBesideTheWriterAlwaysSeesAWholeCommit() throws Exception {
+    EngineContext wctx = EngineTestSupport.manualContext();
+    EngineContext rctx = EngineTestSupport.manualContext();
+    try (Database writer = Database.open(dir.resolve("w"), wctx);
+         Database reader = Database.open(dir.resolve("r"), rctx)) {
+      writer.createTable(shared("hits", 600), false);
+      MergeTreeTable w = writer.table("hits");
+      reader.attachTable("copy", w.storageLocation(), false);
+      MergeTreeTable r = reader.table("copy");
+      java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+      java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+      java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+      Thread readerThread = new Thread(() -> {
+        long last = -1;
+        try {
+          while (!done.get()) {
+            try (TableSnapshot s = r.snapshot()) {
+              long sum = sumSeq(s, rctx);
+              // Whole inserts of 3 rows each: the sum is that of 0 .. 3m-1 for some m, never less than before.
+              long m = Math.round((1 + Math.sqrt(1 + 8.0 * sum)) / 2);
+              boolean whole = false;
+              for (long n = Math.max(0, 3 * (m / 3) - 6); n <= 3 * (m / 3) + 6; n += 3) {
+                whole |= sumOf((int) n) == sum;
+              }
+              if (!whole || sum < last) {
+                throw new AssertionError("sum " + sum + " after " + last);
+              }
+              last = sum;
+              reads.incrementAndGet();
+            }
+          }
+        } catch (Throwable t) {
+          failed.set(t);
+        }
+      });
+      readerThread.start();
+      int n = 0;
+      for (int i = 0; i < 200 && failed.get() == null; i++) {
+        insert(w, n, 3);
+        n += 3;
+        if (i % 25 == 24) {
+          w.optimize(false); // merges replace parts the reader may be reading
+        }
+      }
+      done.set(true);
+      readerThread.join();
+      if (failed.get() != null) {
+        throw new AssertionError("the reader failed after " + reads.get() + " reads", failed.get());
+      }
+      assertTrue(reads.get() > 0);
+      try (TableSnapshot s = r.snapshot()) {
+        assertEquals(sumOf(n), sumSeq(s, rctx));
+      }
+    }
+  }
+
+  @Test
+  void theWritersAlterAndDropReachTheReader() throws Exception {
+    String location;
+    try (Database writer = Database.open(dir.resolve("w"), EngineTestSupport.manualContext());
+         Database reader = Database.open(dir.resolve("r"), EngineTestSupport.manualContext())) {
+      writer.createTable(shared("hits", 0), false);
+      MergeTreeTable w = writer.table("hits");
+      insert(w, 0, 10);
+      location = w.storageLocation();
+      reader.attachTable("copy", location, false);
+      MergeTreeTable r = reader.table("copy");
+      assertEquals(3, r.definition().schema().size());
+
+      TableDefinition d = w.definition();
+      List<dev.travertine.mergetree.schema.Column> cols = new java.util.ArrayList<>(d.schema().columns());
+      cols.add(new dev.travertine.mergetree.schema.Column("extra",
+          dev.travertine.mergetree.schema.DataType.of(dev.travertine.mergetree.schema.TypeKind.INTEGER), true));
+      writer.alterTable(w, new TableDefinition(d.name(), new dev.travertine.mergetree.schema.TableSchema(cols),
+          d.orderBy(), d.partitionBy(), d.primaryKey(), d.settings(), d.indexes()));
+      try (TableSnapshot s = r.snapshot()) {
+        assertEquals(4, s.definition().schema().size(), "the reader reads the new definition");
+        assertEquals("copy", s.definition().name());
+      }
+
+      assertTrue(writer.dropTable("hits", false));
+      java.io.UncheckedIOException gone = assertThrows(java.io.UncheckedIOException.class, r::snapshot);
+      assertTrue(gone.getMessage().contains("dropped by the node that writes it"), gone.getMessage());
+      IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+          () -> reader.attachTable("copy2", location, false));
+      assertTrue(twice.getMessage().endsWith("it is attached already, as table copy"), twice.getMessage());
+    }
+    // The reader's next start: the table it attached is gone; the node opens and DROP forgets the table.
+    try (Database reader = Database.open(dir.resolve("r"), EngineTestSupport.manualContext())) {
+      assertEquals(null, reader.table("copy"));
+      assertThrows(IllegalArgumentException.class, () -> reader.createTable(shared("copy", 0), false));
+      assertTrue(reader.dropTable("copy", false));
+      IOException again = assertThrows(IOException.class, () -> reader.attachTable("copy", location, false));
+      assertTrue(again.getMessage().startsWith("No Travertine table at"), again.getMessage());
+      assertTrue(reader.createTable(EngineTestSupport.keyedTable("copy"), false));
+    }
+  }
+
+  @Test
+  void theDatabasesTimerDeletesOldPartsWhenTheirLifetimeIsOver() throws Exception {
+    try (Database writer = Database.open(dir.resolve("w"))) {
+      writer.createTable(shared("hits", 1), false);
+      MergeTreeTable w = writer.table("hits");
+      insert(w, 0, 10);
+      insert(w, 10, 10);
+      w.optimize(true);
+      Path parts = dir.resolve("shared").resolve("tables").resolve(w.id()).resolve("parts");
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      long files;
+      do {
+        Thread.sleep(50);
+        try (Stream<Path> f = Files.list(parts)) {
+          files = f.count();
+        }
+      } while (files > 1 && System.nanoTime() < deadline);
+      assertEquals(1, files, "the merged parts' files are deleted after old_parts_lifetime");
+      assertEquals(0, w.oldPartFiles());
+    }
+  }
 }

@@ -47,15 +47,30 @@ public final class MetadataLog {
    * entries while they are read: then it reads again.
    */
   public State catchUp(State prev) throws IOException {
+    State base = prev;
     for (int attempt = 0; ; attempt++) {
       try {
-        return apply(prev, io.list("log"));
-      } catch (java.io.FileNotFoundException | java.nio.file.NoSuchFileException e) {
-        if (attempt >= 3) {
+        List<FileInfo> files = io.list("log");
+        if (files.isEmpty() && prev != null && prev.lastSeq() > 0) {
+          throw new java.io.FileNotFoundException("the table at " + where + " has no metadata log any more"
+              + " (dropped by the node that writes it?)");
+        }
+        State s = apply(base, files);
+        return prev != null && s != prev && s.lastSeq() < prev.lastSeq() ? prev : s;
+      } catch (java.io.FileNotFoundException e) {
+        if (e.getMessage() != null && e.getMessage().contains("has no metadata log")) {
           throw e;
         }
-        prev = null; // a checkpoint removed what was listed
+        if (attempt >= 4) {
+          throw e;
+        }
+      } catch (IOException | java.io.UncheckedIOException e) {
+        // An entry or checkpoint removed or half-listed while the writer checkpointed: read again.
+        if (attempt >= 4) {
+          throw e;
+        }
       }
+      base = null;
     }
   }
 

@@ -74,7 +74,7 @@ public final class OldParts {
   private void delete(String path, String name) {
     try {
       io.delete(path);
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       LOG.warn("Cannot delete replaced part {}: {}", name, e.toString());
     }
   }

@@ -45,14 +45,17 @@ public final class PartRef {
     }
   }
 
-  /** A part whose file is deleted as soon as nothing uses it. */
+  /**
+   * A part read by whoever does not own its file (a replica, a check of a fresh copy): its file
+   * is never deleted through it.
+   */
   public PartRef(PartInfo info, FileIO io, FileIOFileSystem fs, GranuleIndex index) {
-    this(info, io, fs, index, null);
+    this(info, io, fs, index, OldParts.NEVER_DELETE);
   }
 
-  /** A part whose file goes to {@code oldParts} when nothing uses it (null: deleted at once). */
+  /** A part of the table that owns its file: the file goes to {@code oldParts} when nothing uses it. */
   public PartRef(PartInfo info, FileIO io, FileIOFileSystem fs, GranuleIndex index, OldParts oldParts) {
-    this(info, io, fs, new SharedFile(index), oldParts == null ? new OldParts(io, null, () -> 0) : oldParts);
+    this(info, io, fs, new SharedFile(index), java.util.Objects.requireNonNull(oldParts, "oldParts"));
   }
 
   private PartRef(PartInfo info, FileIO io, FileIOFileSystem fs, SharedFile file, OldParts oldParts) {

@@ -167,8 +167,18 @@ public final class LocalFileIO implements FileIO {
       return List.of();
     }
     List<FileInfo> out = new ArrayList<>();
-    try (Stream<Path> s = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
+    listInto(dir, out);
+    out.sort(Comparator.comparing(FileInfo::path));
+    return out;
+  }
+
+  /**
+   * Lists a directory tree, passing over entries that vanish meanwhile (another process may be
+   * publishing or removing files in it: a reader of a table that another node writes).
+   */
+  private void listInto(Path dir, List<FileInfo> out) throws IOException {
+    try (java.nio.file.DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+      for (Path p : s) {
         if (p.getFileName().toString().startsWith(TMP_PREFIX)) {
           continue;
         }
@@ -178,14 +188,18 @@ public final class LocalFileIO implements FileIO {
         } catch (NoSuchFileException e) {
           continue;
         }
-        if (a.isRegularFile()) {
+        if (a.isDirectory()) {
+          try {
+            listInto(p, out);
+          } catch (NoSuchFileException e) {
+            // removed while listed
+          }
+        } else if (a.isRegularFile()) {
           String rel = root.relativize(p).toString().replace('\\', '/');
           out.add(new FileInfo(rel, a.size(), a.lastModifiedTime().toMillis()));
         }
       }
     }
-    out.sort(Comparator.comparing(FileInfo::path));
-    return out;
   }
 
   @Override

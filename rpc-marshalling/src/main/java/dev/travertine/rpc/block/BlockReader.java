@@ -295,14 +295,23 @@ public final class BlockReader {
         if (prev != 0) {
           throw corrupt(block, what + ": first string offset " + prev);
         }
+        // Offsets are valid when no difference is negative and the last is within the data: one
+        // check after a loop with no branch (a negative length sets the sign bit of `bad`).
+        int[] start = b.start;
+        int[] length = b.length;
+        int bad = 0;
         for (int r = 0; r < rows; r++) {
           int next = (int) Out.I32.get(raw, offsets + 4 * (r + 1));
-          if (next < prev || data + (long) next > end) {
-            throw corrupt(block, what + ": string offsets out of order or past the data");
-          }
-          b.setRef(r, raw, data + prev, next - prev);
+          int len = next - prev;
+          start[r] = data + prev;
+          length[r] = len;
+          bad |= len;
           prev = next;
         }
+        if (bad < 0 || data + (long) prev > end) {
+          throw corrupt(block, what + ": string offsets out of order or past the data");
+        }
+        Arrays.fill(b.vector, 0, rows, raw);
         in.pos = data + prev;
       }
     }
