@@ -33,7 +33,11 @@ abstract class StorageEndToEndTest {
   protected abstract Map<String, String> properties();
 
   private Connection connect() throws SQLException {
-    StringBuilder url = new StringBuilder("jdbc:travertine:" + dir);
+    return connect(dir);
+  }
+
+  private Connection connect(Path data) throws SQLException {
+    StringBuilder url = new StringBuilder("jdbc:travertine:" + data);
     properties().forEach((k, v) -> url.append(';').append(k).append('=').append(v));
     return DriverManager.getConnection(url.toString());
   }
@@ -72,6 +76,40 @@ abstract class StorageEndToEndTest {
     }
     try (FileIO io = FileIOs.open(loc, properties())) {
       assertFalse(io.list("tables").iterator().hasNext(), "DROP TABLE removed the table's objects");
+    }
+  }
+
+  /**
+   * A second node attaches the table from this storage (ATTACH TABLE … FROM its data_path): it
+   * sees the writer's inserts, merges, mutations and ALTER, refuses changes, and says so when the
+   * writer dropped the table.
+   */
+  @Test
+  void anotherNodeAttachesTheTableFromThisStorage() throws Exception {
+    String loc = location() + "/attach" + System.nanoTime();
+    try (Connection w = connect(dir.resolve("writer")); Connection r = connect(dir.resolve("reader"))) {
+      exec(w, "CREATE TABLE ev (id BIGINT NOT NULL, s VARCHAR) ORDER BY id SETTINGS storage = '" + loc + "'");
+      exec(w, "INSERT INTO ev SELECT number, 's' || CAST(MOD(number, 3) AS VARCHAR) FROM TABLE(numbers(3000))");
+      exec(w, "SYSTEM FLUSH TABLE ev"); // rows in the writer's insert buffer are not on the storage yet
+      String path = one(w, "SELECT data_path FROM system.tables WHERE name = 'ev'");
+      assertTrue(path.contains("/tables/"), path);
+      exec(r, "ATTACH TABLE ev FROM '" + path + "'");
+      assertEquals("3000, 4498500", one(r, "SELECT count(*), sum(id) FROM ev"));
+      exec(w, "INSERT INTO ev SELECT number + 3000, 's9' FROM TABLE(numbers(1000))");
+      exec(w, "OPTIMIZE TABLE ev FINAL"); // flushes the buffer too
+      exec(w, "SET mutations_sync = 1");
+      exec(w, "DELETE FROM ev WHERE s = 's0'");
+      exec(w, "ALTER TABLE ev ADD COLUMN extra INTEGER DEFAULT 7");
+      assertEquals(one(w, "SELECT count(*), sum(id), sum(extra) FROM ev"),
+          one(r, "SELECT count(*), sum(id), sum(extra) FROM ev"));
+      SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+          () -> exec(r, "INSERT INTO ev (id) VALUES (-1)"));
+      assertEquals("25006", refused.getSQLState(), refused.getMessage());
+      exec(w, "DROP TABLE ev");
+      SQLException gone = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+          () -> one(r, "SELECT count(*) FROM ev"));
+      assertTrue(gone.getMessage().contains("dropped by the node that writes it"), gone.getMessage());
+      exec(r, "DROP TABLE ev");
     }
   }
 

@@ -455,6 +455,26 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /**
+   * Tables attached read-only catch up with their writers before a statement is planned: a
+   * definition the writer changed makes plans made before stale (the catalog version moves). A
+   * table whose storage fails here fails the statements that read it, not this call.
+   */
+  public void refreshAttached() {
+    if (attached.isEmpty()) {
+      return;
+    }
+    for (MergeTreeTable t : tables.values()) {
+      try {
+        if (t.refreshFromWriter()) {
+          catalogVersion.incrementAndGet();
+        }
+      } catch (RuntimeException e) {
+        LOG.debug("Table {} cannot catch up with its writer now: {}", t.definition().name(), e.toString());
+      }
+    }
+  }
+
   /** Drops a table and deletes its storage (an attached read-only table: only forgets it). */
   public boolean dropTable(String name, boolean ifExists) throws IOException {
     synchronized (ddlLock) {

@@ -389,7 +389,7 @@ public final class MergeTreeTable implements AutoCloseable {
   /** A consistent view for one query; close it afterwards. */
   public TableSnapshot snapshot() {
     if (readOnly) {
-      catchUp();
+      catchUp(false);
     }
     synchronized (lock) {
       State s = state;
@@ -400,24 +400,39 @@ public final class MergeTreeTable implements AutoCloseable {
 
   private MetadataLog.State logState;
 
+  /** The log moved since the definition was last read (the writer's ALTER appends an entry). */
+  private boolean definitionStale;
+
+  /**
+   * A table attached read-only catches up with its writer, definition included: true when the
+   * definition changed (plans made before are stale). What a statement does before it is planned.
+   */
+  public boolean refreshFromWriter() {
+    return readOnly && catchUp(true);
+  }
+
   /**
    * A read-only table's view catches up with the entries its writer has committed since (the
-   * storage is read outside the table's lock; the newest state read wins). When the log moved,
-   * the definition is read again too (the writer's ALTER appends an entry).
+   * storage is read outside the table's lock; the newest state read wins). With
+   * {@code withDefinition}, the definition is read again too when the log moved; else a snapshot
+   * keeps the definition its statement was planned with (parts are read by column name).
+   * Returns whether the definition changed.
    */
-  private void catchUp() {
+  private boolean catchUp(boolean withDefinition) {
     MetadataLog.State prev;
+    boolean stale;
     synchronized (lock) {
       if (closed) {
         throw new IllegalStateException("Table " + definition.name() + " is closed or dropped");
       }
       prev = logState;
+      stale = definitionStale;
     }
     MetadataLog.State s;
     TableDefinition published = null;
     try {
       s = log.catchUp(prev);
-      if (s != prev) {
+      if (withDefinition && (s != prev || stale)) {
         published = readPublishedDefinition(io);
       }
     } catch (IOException | java.io.UncheckedIOException e) {
@@ -425,19 +440,26 @@ public final class MergeTreeTable implements AutoCloseable {
           + " attached from " + io.location() + ": " + e.getMessage(),
           e instanceof IOException io ? io : ((java.io.UncheckedIOException) e).getCause());
     }
-    if (s == prev) {
-      return;
-    }
     synchronized (lock) {
-      if (logState != null && s.lastSeq() <= logState.lastSeq()) {
-        return; // another query caught up further meanwhile
+      boolean changed = false;
+      if (published != null) {
+        TableDefinition d = definition;
+        TableDefinition next = new TableDefinition(d.name(), published.schema(), published.orderBy(),
+            published.partitionBy(), published.primaryKey(), published.settings(), published.indexes());
+        if (!next.equals(d)) {
+          LOG.info("Table {}: its writer changed the definition", d.name());
+          definition = next;
+          changed = true;
+        }
+        if (logState == prev) {
+          definitionStale = false;
+        }
       }
-      TableDefinition d = definition;
-      TableDefinition next = new TableDefinition(d.name(), published.schema(), published.orderBy(),
-          published.partitionBy(), published.primaryKey(), published.settings(), published.indexes());
-      if (!next.equals(d)) {
-        LOG.info("Table {}: its writer changed the definition", d.name());
-        definition = next;
+      if (s == prev || (logState != null && s.lastSeq() <= logState.lastSeq())) {
+        return changed; // nothing new, or another query caught up further meanwhile
+      }
+      if (published == null) {
+        definitionStale = true;
       }
       Map<String, PartRef> have = new HashMap<>();
       state.parts().forEach(p -> have.put(p.name() + "\n" + p.info().path(), p));
@@ -454,6 +476,7 @@ public final class MergeTreeTable implements AutoCloseable {
       logState = s;
       logSeq = s.lastSeq();
       nextBlock = s.nextBlock();
+      return changed;
     }
   }
 

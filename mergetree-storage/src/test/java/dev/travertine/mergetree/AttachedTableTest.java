@@ -294,6 +294,11 @@ class AttachedTableTest {
       writer.alterTable(w, new TableDefinition(d.name(), new dev.travertine.mergetree.schema.TableSchema(cols),
           d.orderBy(), d.partitionBy(), d.primaryKey(), d.settings(), d.indexes()));
       try (TableSnapshot s = r.snapshot()) {
+        assertEquals(3, s.definition().schema().size(), "a snapshot keeps the definition its statement planned with");
+      }
+      assertTrue(r.refreshFromWriter(), "what a statement does before it is planned");
+      assertFalse(r.refreshFromWriter(), "once");
+      try (TableSnapshot s = r.snapshot()) {
         assertEquals(4, s.definition().schema().size(), "the reader reads the new definition");
         assertEquals("copy", s.definition().name());
       }
