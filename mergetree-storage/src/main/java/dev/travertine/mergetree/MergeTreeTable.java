@@ -144,15 +144,15 @@ public final class MergeTreeTable implements AutoCloseable {
 
   private final String id;
   private volatile TableDefinition definition;
-  private final FileIO io;
-  private final FileIOFileSystem fs;
-  private final MetadataLog log;
+  final FileIO io;
+  final FileIOFileSystem fs;
+  final MetadataLog log;
   private final WriteAheadLog wal;
   final EngineContext ctx;
   final Object lock = new Object();
   final ReentrantLock flushLock = new ReentrantLock();
   volatile State state;
-  private long logSeq;
+  long logSeq;
   long nextBlock;
   private long walSeq;
   long walFlushedUpTo;
@@ -163,7 +163,9 @@ public final class MergeTreeTable implements AutoCloseable {
   private final TableMutations mutator = new TableMutations(this);
   /** Attached read-only from another node's storage: this node never writes or deletes there. */
   private final boolean readOnly;
-  private final OldParts oldParts;
+  /** For a read-only table: what catches it up with its writer; null otherwise. */
+  private TableFollower follower;
+  final OldParts oldParts;
 
   /** Where a table's definition is published in its storage, for nodes that attach it. */
   public static final String DEFINITION_FILE = "table.json";
@@ -266,7 +268,7 @@ public final class MergeTreeTable implements AutoCloseable {
     nextBlock = s.nextBlock();
     walFlushedUpTo = s.walFlushedUpTo();
     if (readOnly) {
-      logState = s;
+      follower = new TableFollower(this, s);
       state = State.of(List.copyOf(parts), List.of(), 0, 0, 0, List.copyOf(mutations));
       return;
     }
@@ -318,7 +320,7 @@ public final class MergeTreeTable implements AutoCloseable {
     }
   }
 
-  private static final Comparator<PartRef> PART_ORDER = Comparator
+  static final Comparator<PartRef> PART_ORDER = Comparator
       .comparing((PartRef p) -> p.info().partitionId())
       .thenComparingLong(p -> p.info().minBlock())
       .thenComparingLong(p -> p.info().maxBlock());
@@ -388,8 +390,8 @@ public final class MergeTreeTable implements AutoCloseable {
 
   /** A consistent view for one query; close it afterwards. */
   public TableSnapshot snapshot() {
-    if (readOnly) {
-      catchUp(false);
+    if (follower != null) {
+      follower.catchUp(false);
     }
     synchronized (lock) {
       State s = state;
@@ -398,86 +400,12 @@ public final class MergeTreeTable implements AutoCloseable {
     }
   }
 
-  private MetadataLog.State logState;
-
-  /** The log moved since the definition was last read (the writer's ALTER appends an entry). */
-  private boolean definitionStale;
-
   /**
    * A table attached read-only catches up with its writer, definition included: true when the
    * definition changed (plans made before are stale). What a statement does before it is planned.
    */
   public boolean refreshFromWriter() {
-    return readOnly && catchUp(true);
-  }
-
-  /**
-   * A read-only table's view catches up with the entries its writer has committed since (the
-   * storage is read outside the table's lock; the newest state read wins). With
-   * {@code withDefinition}, the definition is read again too when the log moved; else a snapshot
-   * keeps the definition its statement was planned with (parts are read by column name).
-   * Returns whether the definition changed.
-   */
-  private boolean catchUp(boolean withDefinition) {
-    MetadataLog.State prev;
-    boolean stale;
-    synchronized (lock) {
-      if (closed) {
-        throw new IllegalStateException("Table " + definition.name() + " is closed or dropped");
-      }
-      prev = logState;
-      stale = definitionStale;
-    }
-    MetadataLog.State s;
-    TableDefinition published = null;
-    try {
-      s = log.catchUp(prev);
-      if (withDefinition && (s != prev || stale)) {
-        published = readPublishedDefinition(io);
-      }
-    } catch (IOException | java.io.UncheckedIOException e) {
-      throw new java.io.UncheckedIOException("Cannot read the metadata log of table " + definition.name()
-          + " attached from " + io.location() + ": " + e.getMessage(),
-          e instanceof IOException io ? io : ((java.io.UncheckedIOException) e).getCause());
-    }
-    synchronized (lock) {
-      boolean changed = false;
-      if (published != null) {
-        TableDefinition d = definition;
-        TableDefinition next = new TableDefinition(d.name(), published.schema(), published.orderBy(),
-            published.partitionBy(), published.primaryKey(), published.settings(), published.indexes());
-        if (!next.equals(d)) {
-          LOG.info("Table {}: its writer changed the definition", d.name());
-          definition = next;
-          changed = true;
-        }
-        if (logState == prev) {
-          definitionStale = false;
-        }
-      }
-      if (s == prev || (logState != null && s.lastSeq() <= logState.lastSeq())) {
-        return changed; // nothing new, or another query caught up further meanwhile
-      }
-      if (published == null) {
-        definitionStale = true;
-      }
-      Map<String, PartRef> have = new HashMap<>();
-      state.parts().forEach(p -> have.put(p.name() + "\n" + p.info().path(), p));
-      List<PartRef> parts = new ArrayList<>();
-      for (PartInfo p : s.active().values()) {
-        PartRef kept = have.remove(p.name() + "\n" + p.path());
-        parts.add(kept != null ? kept : new PartRef(p, io, fs, null, oldParts));
-      }
-      parts.sort(PART_ORDER);
-      List<MutationEntry> mutations = new ArrayList<>();
-      s.mutations().forEach(m -> mutations.add(new MutationEntry(m, null)));
-      state = State.of(List.copyOf(parts), List.of(), 0, 0, 0, List.copyOf(mutations));
-      have.values().forEach(PartRef::release);
-      logState = s;
-      logSeq = s.lastSeq();
-      nextBlock = s.nextBlock();
-      return changed;
-    }
+    return follower != null && follower.catchUp(true);
   }
 
   /** Active parts now (no reference taken; for system tables). */

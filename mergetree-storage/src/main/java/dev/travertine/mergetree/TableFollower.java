@@ -1,0 +1,108 @@
+package dev.travertine.mergetree;
+
+import dev.travertine.mergetree.log.MetadataLog;
+import dev.travertine.mergetree.mutation.MutationEntry;
+import dev.travertine.mergetree.part.PartInfo;
+import dev.travertine.mergetree.part.PartRef;
+import dev.travertine.mergetree.schema.TableDefinition;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What keeps a table attached read-only (ATTACH TABLE … FROM) up with the node that writes it:
+ * the metadata log it appends to and the definition it publishes (docs/design/storage-format.md).
+ * The storage is read outside the table's lock; the newest state read wins.
+ */
+final class TableFollower {
+  private static final Logger LOG = LoggerFactory.getLogger(TableFollower.class);
+
+  private final MergeTreeTable t;
+  /** The log as last applied (guarded by the table's lock). */
+  private MetadataLog.State logState;
+  /** The log moved since the definition was last read (the writer's ALTER appends an entry). */
+  private boolean definitionStale;
+
+  TableFollower(MergeTreeTable t, MetadataLog.State opened) {
+    this.t = t;
+    this.logState = opened;
+  }
+
+  /**
+   * Catches up with the entries the writer has committed since. With {@code withDefinition}, the
+   * definition is read again too when the log moved; else a snapshot keeps the definition its
+   * statement was planned with (parts are read by column name). Returns whether the definition
+   * changed.
+   */
+  boolean catchUp(boolean withDefinition) {
+    MetadataLog.State prev;
+    boolean stale;
+    synchronized (t.lock) {
+      if (t.closed) {
+        throw new IllegalStateException("Table " + t.definition().name() + " is closed or dropped");
+      }
+      prev = logState;
+      stale = definitionStale;
+    }
+    MetadataLog.State s;
+    TableDefinition published = null;
+    try {
+      s = t.log.catchUp(prev);
+      if (withDefinition && (s != prev || stale)) {
+        published = MergeTreeTable.readPublishedDefinition(t.io);
+      }
+    } catch (IOException e) {
+      throw failed(e);
+    } catch (UncheckedIOException e) {
+      throw failed(e.getCause());
+    }
+    synchronized (t.lock) {
+      boolean changed = false;
+      if (published != null) {
+        TableDefinition d = t.definition();
+        TableDefinition next = new TableDefinition(d.name(), published.schema(), published.orderBy(),
+            published.partitionBy(), published.primaryKey(), published.settings(), published.indexes());
+        if (!next.equals(d)) {
+          LOG.info("Table {}: its writer changed the definition", d.name());
+          t.setDefinition(next);
+          changed = true;
+        }
+        if (logState == prev) {
+          definitionStale = false;
+        }
+      }
+      if (s == prev || s.lastSeq() <= logState.lastSeq()) {
+        return changed; // nothing new, or another query caught up further meanwhile
+      }
+      if (published == null) {
+        definitionStale = true;
+      }
+      Map<String, PartRef> have = new HashMap<>();
+      t.state.parts().forEach(p -> have.put(p.name() + "\n" + p.info().path(), p));
+      List<PartRef> parts = new ArrayList<>();
+      for (PartInfo p : s.active().values()) {
+        PartRef kept = have.remove(p.name() + "\n" + p.path());
+        parts.add(kept != null ? kept : new PartRef(p, t.io, t.fs, null, t.oldParts));
+      }
+      parts.sort(MergeTreeTable.PART_ORDER);
+      List<MutationEntry> mutations = new ArrayList<>();
+      s.mutations().forEach(m -> mutations.add(new MutationEntry(m, null)));
+      t.state = MergeTreeTable.State.of(List.copyOf(parts), List.of(), 0, 0, 0, List.copyOf(mutations));
+      have.values().forEach(PartRef::release);
+      logState = s;
+      t.logSeq = s.lastSeq();
+      t.nextBlock = s.nextBlock();
+      return changed;
+    }
+  }
+
+  private UncheckedIOException failed(IOException e) {
+    return new UncheckedIOException("Cannot read the metadata log of table " + t.definition().name()
+        + " attached from " + t.io.location() + ": " + e.getMessage(), e);
+  }
+}
