@@ -422,6 +422,53 @@ class BulkLoadTest {
     assertEquals("phrase " + 139_999 % 50, rows.get(139_999)[2]);
   }
 
+  /**
+   * A load of many blocks, each of more string bytes than one arena, in rows out of key order
+   * (each block is sorted by a scatter): every value, NULL and default comes back as loaded,
+   * NULLs in other rows from block to block.
+   */
+  @Test void manyBlocksOfManyStringsLoseNothing() throws IOException {
+    TableSchema schema = new TableSchema(List.of(
+        new Column("id", DataType.of(TypeKind.BIGINT), false),
+        new Column("i", DataType.of(TypeKind.INTEGER), true),
+        new Column("d", DataType.of(TypeKind.DOUBLE), true),
+        new Column("dec", DataType.decimal(12, 3), true),
+        new Column("s", DataType.varchar(-1), true),
+        new Column("n", DataType.varchar(-1), false),
+        new Column("ts", DataType.of(TypeKind.TIMESTAMP), true)));
+    MergeTreeTable t = create("reuse", schema);
+    int rows = 60_000;
+    StringBuilder sb = new StringBuilder();
+    for (int k = rows - 1; k >= 0; k--) { // keys descending: every block is sorted by a scatter
+      sb.append(k).append(',');
+      sb.append(k % 7 == (k / 8192) % 7 ? "" : String.valueOf(k * 31)).append(','); // NULLs move between blocks
+      sb.append(k % 5 == 0 ? "" : (k + 0.5)).append(',');
+      sb.append(k % 3 == 0 ? "" : (k + ".125")).append(',');
+      sb.append(k % 11 == 0 ? "" : "\"" + "x".repeat(k % 400) + k + "\"").append(','); // about 12 MB of strings
+      sb.append(k % 4 == 0 ? "" : "n" + k).append(','); // empty: the NOT NULL column's default ''
+      sb.append(k % 9 == 0 ? "" : "2026-12-02 10:00:" + String.format("%02d", k % 60)).append('\n');
+    }
+    BulkLoad.load(t, List.of(text("reuse.csv", sb.toString())), null,
+        BulkLoad.Options.defaults(TextFormat.csv()).withThreads(1).withBlockRows(8 * dev.travertine.mergetree.block.Block.CHUNK)); // blocks of more strings than an arena holds
+    assertTrue(t.activeParts().size() >= 7, "several blocks: " + t.activeParts().size());
+    List<Object[]> got = rows(t);
+    got.sort(java.util.Comparator.comparingLong(r -> (Long) r[0]));
+    assertEquals(rows, got.size());
+    for (int k = 0; k < rows; k++) {
+      Object[] r = got.get(k);
+      String at = "row " + k;
+      assertEquals((long) k, r[0], at);
+      assertEquals(k % 7 == (k / 8192) % 7 ? null : (long) (k * 31), r[1] == null ? null : ((Number) r[1]).longValue(), at);
+      assertEquals(k % 5 == 0 ? null : k + 0.5, r[2], at);
+      assertEquals(k % 3 == 0 ? null : new java.math.BigDecimal(k + ".125"),
+          r[3] == null ? null : ((java.math.BigDecimal) r[3]).setScale(3), at);
+      assertEquals(k % 11 == 0 ? null : "x".repeat(k % 400) + k, r[4], at);
+      assertEquals(k % 4 == 0 ? "" : "n" + k, r[5], at);
+      assertEquals(k % 9 == 0 ? null : millis(String.format("2026-12-02T10:00:%02d", k % 60)),
+          r[6] == null ? null : ((Number) r[6]).longValue(), at);
+    }
+  }
+
   @Test void valuesThatDoNotFitTheirColumnAreBadRows() throws IOException {
     TableSchema schema = new TableSchema(List.of(
         new Column("id", DataType.of(TypeKind.INTEGER), false),
