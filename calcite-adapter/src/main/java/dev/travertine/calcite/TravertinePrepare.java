@@ -55,7 +55,7 @@ public class TravertinePrepare extends CalcitePrepareImpl {
         // Plans are reused for the same SQL text until the next DDL (Calcite plans each time otherwise).
         boolean vectorized = session.settings().getBool(dev.travertine.mergetree.settings.Settings.VECTORIZED_EXECUTION);
         String key = maxRowCount + "|" + elementType + "|" + vectorized + "|" + query.sql;
-        session.database().refreshAttached(); // a writer's ALTER of an attached table makes plans stale
+        session.database().refreshAttached(query.sql); // a writer's ALTER of an attached table makes plans stale
         @SuppressWarnings("unchecked")
         CalciteSignature<T> cached = (CalciteSignature<T>) session.cachedPlan(key);
         if (cached != null) {

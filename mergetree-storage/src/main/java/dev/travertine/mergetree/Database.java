@@ -274,6 +274,7 @@ public final class Database implements AutoCloseable {
     Path tableDir = dir.resolve("tables").resolve(id);
     String from = attached.get(id);
     if (from != null) {
+      requireLocalDirectory(from); // opening a local location creates it: a gone share must stay gone
       FileIO io = FileIOs.open(from, storage);
       try {
         // The writer's definition now (it may have changed since this node last read it).
@@ -367,7 +368,7 @@ public final class Database implements AutoCloseable {
   public boolean createTable(TableDefinition def, boolean ifNotExists) throws IOException {
     synchronized (ddlLock) {
       ensureOpen();
-      if (table(def.name()) != null || view(def.name()) != null || unavailable.containsKey(def.name())) {
+      if (table(def.name()) != null || view(def.name()) != null || unavailableName(def.name()) != null) {
         if (ifNotExists) {
           return false;
         }
@@ -404,25 +405,21 @@ public final class Database implements AutoCloseable {
   public boolean attachTable(String name, String location, boolean ifNotExists) throws IOException {
     synchronized (ddlLock) {
       ensureOpen();
-      if (table(name) != null || view(name) != null || unavailable.containsKey(name)) {
+      if (table(name) != null || view(name) != null || unavailableName(name) != null) {
         if (ifNotExists) {
           return false;
         }
         throw new IllegalArgumentException("Table " + name + " already exists");
       }
       String from = location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
-      if (from.startsWith("file:") || !from.contains("://")) {
-        Path local = (from.startsWith("file:") ? Path.of(java.net.URI.create(from)) : Path.of(from))
-            .toAbsolutePath().normalize();
-        if (!Files.isDirectory(local)) {
-          throw new java.io.FileNotFoundException("No Travertine table at " + from + " (no such directory)");
-        }
-        if (local.startsWith(dir.toAbsolutePath().normalize())) {
-          throw new IllegalArgumentException("Cannot attach " + from + ": it is inside this node's data directory");
-        }
+      Path local = requireLocalDirectory(from);
+      if (local != null && local.toRealPath().startsWith(dir.toRealPath())) {
+        throw new IllegalArgumentException("Cannot attach " + from + ": it is inside this node's data directory");
       }
       TableDefinition published;
+      String where;
       try (FileIO io = FileIOs.open(from, storage)) {
+        where = io.location();
         for (MergeTreeTable t : tables.values()) {
           if (t.storageLocation().equals(io.location())) {
             throw new IllegalArgumentException("Cannot attach " + from + " as " + name + ": " + (t.readOnly()
@@ -434,7 +431,7 @@ public final class Database implements AutoCloseable {
       TableDefinition def = new TableDefinition(name, published.schema(), published.orderBy(),
           published.partitionBy(), published.primaryKey(), published.settings(), published.indexes());
       String id = UUID.randomUUID().toString();
-      attached.put(id, from);
+      attached.put(id, where);
       MergeTreeTable t;
       try {
         t = openTable(id, def);
@@ -456,15 +453,21 @@ public final class Database implements AutoCloseable {
   }
 
   /**
-   * Tables attached read-only catch up with their writers before a statement is planned: a
-   * definition the writer changed makes plans made before stale (the catalog version moves). A
-   * table whose storage fails here fails the statements that read it, not this call.
+   * Tables attached read-only that a statement's text names catch up with their writers before
+   * it is planned: a definition the writer changed makes plans made before stale (the catalog
+   * version moves). A table whose storage fails here fails the statements that read it, not this
+   * call, and is not asked again for a while (TableFollower).
    */
-  public void refreshAttached() {
+  public void refreshAttached(String sql) {
     if (attached.isEmpty()) {
       return;
     }
+    String text = sql.toLowerCase(java.util.Locale.ROOT);
     for (MergeTreeTable t : tables.values()) {
+      // Only the tables a statement may name: the others' storage neither costs it a request nor holds it up.
+      if (!t.readOnly() || !text.contains(t.definition().name().toLowerCase(java.util.Locale.ROOT))) {
+        continue;
+      }
       try {
         if (t.refreshFromWriter()) {
           catalogVersion.incrementAndGet();
@@ -475,17 +478,32 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /** The key of an unavailable attached table by name (exact, else case-insensitive), or null. */
+  private String unavailableName(String name) {
+    if (unavailable.containsKey(name)) {
+      return name;
+    }
+    List<String> names = new ArrayList<>(unavailable.keySet());
+    int i = Names.find(names, x -> x, name);
+    return i < 0 ? null : names.get(i);
+  }
+
   /** Drops a table and deletes its storage (an attached read-only table: only forgets it). */
   public boolean dropTable(String name, boolean ifExists) throws IOException {
     synchronized (ddlLock) {
       ensureOpen();
-      MergeTreeTable t = table(name);
-      if (t == null && unavailable.containsKey(name)) {
-        TableEntry gone = unavailable.remove(name);
+      MergeTreeTable t = tables.get(name);
+      String gone0 = t == null ? unavailableName(name) : null;
+      if (t == null && gone0 == null) {
+        t = table(name);
+      }
+      if (t == null && gone0 != null) {
+        String name0 = gone0;
+        TableEntry gone = unavailable.remove(name0);
         try {
           saveCatalog();
         } catch (IOException | RuntimeException e) {
-          unavailable.put(name, gone);
+          unavailable.put(name0, gone);
           throw e;
         }
         deleteTree(dir.resolve("tables").resolve(gone.id()));
@@ -540,6 +558,22 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /**
+   * For a location on local disk (a path or a {@code file:} URI): its directory, which must
+   * exist; null for other storage.
+   */
+  private static Path requireLocalDirectory(String location) throws java.io.FileNotFoundException {
+    if (!location.startsWith("file:") && location.contains("://")) {
+      return null;
+    }
+    Path local = (location.startsWith("file:") ? Path.of(java.net.URI.create(location)) : Path.of(location))
+        .toAbsolutePath().normalize();
+    if (!Files.isDirectory(local)) {
+      throw new java.io.FileNotFoundException("No Travertine table at " + location + " (no such directory)");
+    }
+    return local;
+  }
+
   /** After a DDL the catalog holds: the copy in the table's storage follows, or a warning says it did not. */
   private static void publishQuietly(MergeTreeTable t) {
     try {
@@ -569,7 +603,7 @@ public final class Database implements AutoCloseable {
   public void createView(ViewDefinition v, boolean replace) throws IOException {
     synchronized (ddlLock) {
       ensureOpen();
-      if (table(v.name()) != null || unavailable.containsKey(v.name())) {
+      if (table(v.name()) != null || unavailableName(v.name()) != null) {
         throw new IllegalArgumentException("Cannot create view " + v.name() + ": a table of that name exists");
       }
       ViewDefinition old = view(v.name());

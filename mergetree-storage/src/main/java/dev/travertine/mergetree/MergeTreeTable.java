@@ -366,8 +366,14 @@ public final class MergeTreeTable implements AutoCloseable {
           definition = old;
           throw e;
         }
-        // An entry of its own tells nodes that attached the table to read the definition again.
-        appendLocked("alter", List.of(), Set.of(), walFlushedUpTo, false, List.of(), state);
+        // An entry of its own tells nodes that attached the table to read the definition again;
+        // the ALTER has taken effect already (catalog saved), so failing to log it only delays them.
+        try {
+          appendLocked("alter", List.of(), Set.of(), walFlushedUpTo, false, List.of(), state);
+        } catch (IOException | RuntimeException e) {
+          LOG.warn("Table {}: the ALTER is done, but nodes that attached the table see it only after the next commit:"
+              + " {}", definition.name(), e.toString());
+        }
       }
     } finally {
       flushLock.unlock();
@@ -405,7 +411,7 @@ public final class MergeTreeTable implements AutoCloseable {
    * definition changed (plans made before are stale). What a statement does before it is planned.
    */
   public boolean refreshFromWriter() {
-    return follower != null && follower.catchUp(true);
+    return follower != null && follower.refresh();
   }
 
   /** Active parts now (no reference taken; for system tables). */

@@ -27,6 +27,11 @@ final class TableFollower {
   private MetadataLog.State logState;
   /** The log moved since the definition was last read (the writer's ALTER appends an entry). */
   private boolean definitionStale;
+  /** Refreshes (which install definitions) one at a time: an older definition never replaces a newer one. */
+  private final java.util.concurrent.locks.ReentrantLock refreshing = new java.util.concurrent.locks.ReentrantLock();
+  /** When a refresh last failed: statements skip refreshing for {@link #BACKOFF_MILLIS} after it. */
+  private volatile long failedAt = Long.MIN_VALUE / 2;
+  static final long BACKOFF_MILLIS = 10_000;
 
   TableFollower(MergeTreeTable t, MetadataLog.State opened) {
     this.t = t;
@@ -39,6 +44,27 @@ final class TableFollower {
    * statement was planned with (parts are read by column name). Returns whether the definition
    * changed.
    */
+  /**
+   * What a statement does before it is planned: catches up, definition included, unless a
+   * refresh failed within the last {@link #BACKOFF_MILLIS} (the statement's own read then says
+   * why, and statements that do not read the table are not held up by its storage).
+   */
+  boolean refresh() {
+    long now = t.ctx.clock().millis();
+    if (now - failedAt < BACKOFF_MILLIS) {
+      return false;
+    }
+    refreshing.lock();
+    try {
+      return catchUp(true);
+    } catch (RuntimeException e) {
+      failedAt = t.ctx.clock().millis();
+      throw e;
+    } finally {
+      refreshing.unlock();
+    }
+  }
+
   boolean catchUp(boolean withDefinition) {
     MetadataLog.State prev;
     boolean stale;

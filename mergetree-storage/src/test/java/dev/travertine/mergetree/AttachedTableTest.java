@@ -314,7 +314,9 @@ class AttachedTableTest {
     try (Database reader = Database.open(dir.resolve("r"), EngineTestSupport.manualContext())) {
       assertEquals(null, reader.table("copy"));
       assertThrows(IllegalArgumentException.class, () -> reader.createTable(shared("copy", 0), false));
-      assertTrue(reader.dropTable("copy", false));
+      assertThrows(IllegalArgumentException.class, () -> reader.createTable(EngineTestSupport.keyedTable("COPY"), false),
+          "names are case-insensitive for unavailable tables too");
+      assertTrue(reader.dropTable("COPY", false));
       IOException again = assertThrows(IOException.class, () -> reader.attachTable("copy", location, false));
       assertTrue(again.getMessage().startsWith("No Travertine table at"), again.getMessage());
       assertTrue(reader.createTable(EngineTestSupport.keyedTable("copy"), false));
@@ -340,6 +342,25 @@ class AttachedTableTest {
       } while (files > 1 && System.nanoTime() < deadline);
       assertEquals(1, files, "the merged parts' files are deleted after old_parts_lifetime");
       assertEquals(0, w.oldPartFiles());
+    }
+  }
+
+  @Test
+  void aFailedRefreshIsNotTriedAgainForAWhileButQueriesStillSayWhy() throws Exception {
+    TestClock clock = new TestClock();
+    try (Database writer = Database.open(dir.resolve("w"), context(clock));
+         Database reader = Database.open(dir.resolve("r"), context(clock))) {
+      writer.createTable(shared("hits", 0), false);
+      insert(writer.table("hits"), 0, 10);
+      reader.attachTable("copy", writer.table("hits").storageLocation(), false);
+      MergeTreeTable r = reader.table("copy");
+      writer.dropTable("hits", false);
+      assertThrows(java.io.UncheckedIOException.class, r::refreshFromWriter);
+      assertFalse(r.refreshFromWriter(), "statements are not held up by a table whose storage just failed");
+      java.io.UncheckedIOException q = assertThrows(java.io.UncheckedIOException.class, r::snapshot);
+      assertTrue(q.getMessage().contains("dropped by the node that writes it"), q.getMessage());
+      clock.millis.addAndGet(TableFollower.BACKOFF_MILLIS);
+      assertThrows(java.io.UncheckedIOException.class, r::refreshFromWriter, "tried again after the back-off");
     }
   }
 }

@@ -52,21 +52,27 @@ public final class MetadataLog {
       try {
         List<FileInfo> files = io.list("log");
         if (files.isEmpty() && prev != null && prev.lastSeq() > 0) {
-          throw new java.io.FileNotFoundException("the table at " + where + " has no metadata log any more"
+          throw new java.io.FileNotFoundException(where + " has no metadata log any more"
               + " (dropped by the node that writes it?)");
         }
         State s = apply(base, files);
         return prev != null && s != prev && s.lastSeq() < prev.lastSeq() ? prev : s;
       } catch (java.io.FileNotFoundException e) {
-        if (e.getMessage() != null && e.getMessage().contains("has no metadata log")) {
+        if (e.getMessage() != null && e.getMessage().contains("has no metadata log") || attempt >= 4) {
           throw e;
         }
+      } catch (java.nio.file.NoSuchFileException e) {
         if (attempt >= 4) {
           throw e;
         }
-      } catch (IOException | java.io.UncheckedIOException e) {
-        // An entry or checkpoint removed or half-listed while the writer checkpointed: read again.
-        if (attempt >= 4) {
+      } catch (java.io.UncheckedIOException e) {
+        // a listing that met a vanishing file
+        if (!(e.getCause() instanceof java.nio.file.NoSuchFileException) || attempt >= 4) {
+          throw e;
+        }
+      } catch (IOException e) {
+        // An entry half-listed while the writer checkpointed; anything else (the storage failing) fails now.
+        if (e.getMessage() == null || !e.getMessage().contains("metadata log is missing entry") || attempt >= 4) {
           throw e;
         }
       }

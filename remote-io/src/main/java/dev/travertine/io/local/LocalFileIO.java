@@ -184,7 +184,7 @@ public final class LocalFileIO implements FileIO {
         }
         BasicFileAttributes a;
         try {
-          a = Files.readAttributes(p, BasicFileAttributes.class);
+          a = Files.readAttributes(p, BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
           continue;
         }
