@@ -462,10 +462,10 @@ public final class Database implements AutoCloseable {
     if (attached.isEmpty()) {
       return;
     }
-    String text = sql.toLowerCase(java.util.Locale.ROOT);
+    String text = sql == null ? null : sql.toLowerCase(java.util.Locale.ROOT); // null: a statement without text
     for (MergeTreeTable t : tables.values()) {
       // Only the tables a statement may name: the others' storage neither costs it a request nor holds it up.
-      if (!t.readOnly() || !text.contains(t.definition().name().toLowerCase(java.util.Locale.ROOT))) {
+      if (!t.readOnly() || text != null && !text.contains(t.definition().name().toLowerCase(java.util.Locale.ROOT))) {
         continue;
       }
       try {
