@@ -275,17 +275,7 @@ public final class Database implements AutoCloseable {
     String from = attached.get(id);
     if (from != null) {
       requireLocalDirectory(from); // opening a local location creates it: a gone share must stay gone
-      FileIO io = FileIOs.open(from, storage);
-      try {
-        // The writer's definition now (it may have changed since this node last read it).
-        TableDefinition p = MergeTreeTable.readPublishedDefinition(io);
-        TableDefinition now = new TableDefinition(def.name(), p.schema(), p.orderBy(), p.partitionBy(),
-            p.primaryKey(), p.settings(), p.indexes());
-        return MergeTreeTable.openReadOnly(id, now, io, tableDir.resolve("wal"), ctx);
-      } catch (IOException | RuntimeException e) {
-        io.close();
-        throw e;
-      }
+      return openAttached(id, def.name(), FileIOs.open(from, storage));
     }
     String location = def.tableSettings().get(Settings.STORAGE);
     FileIO io = location.isEmpty() ? new LocalFileIO(tableDir, fsync)
@@ -416,25 +406,19 @@ public final class Database implements AutoCloseable {
       if (local != null && local.toRealPath().startsWith(dir.toRealPath())) {
         throw new IllegalArgumentException("Cannot attach " + from + ": it is inside this node's data directory");
       }
-      TableDefinition published;
-      String where;
-      try (FileIO io = FileIOs.open(from, storage)) {
-        where = io.location();
-        for (MergeTreeTable t : tables.values()) {
-          if (t.storageLocation().equals(io.location())) {
-            throw new IllegalArgumentException("Cannot attach " + from + " as " + name + ": " + (t.readOnly()
-                ? "it is attached already, as table " : "it is this node's own table ") + t.definition().name());
-          }
+      FileIO io = FileIOs.open(from, storage);
+      for (MergeTreeTable t : tables.values()) {
+        if (t.storageLocation().equals(io.location())) {
+          io.close();
+          throw new IllegalArgumentException("Cannot attach " + from + " as " + name + ": " + (t.readOnly()
+              ? "it is attached already, as table " : "it is this node's own table ") + t.definition().name());
         }
-        published = MergeTreeTable.readPublishedDefinition(io);
       }
-      TableDefinition def = new TableDefinition(name, published.schema(), published.orderBy(),
-          published.partitionBy(), published.primaryKey(), published.settings(), published.indexes());
       String id = UUID.randomUUID().toString();
-      attached.put(id, where);
+      attached.put(id, io.location());
       MergeTreeTable t;
       try {
-        t = openTable(id, def);
+        t = openAttached(id, name, io);
       } catch (IOException | RuntimeException e) {
         attached.remove(id);
         throw e;
@@ -493,21 +477,20 @@ public final class Database implements AutoCloseable {
     synchronized (ddlLock) {
       ensureOpen();
       MergeTreeTable t = tables.get(name);
-      String gone0 = t == null ? unavailableName(name) : null;
-      if (t == null && gone0 == null) {
-        t = table(name);
-      }
-      if (t == null && gone0 != null) {
-        String name0 = gone0;
-        TableEntry gone = unavailable.remove(name0);
+      String unavailableKey = t == null ? unavailableName(name) : null;
+      if (unavailableKey != null) {
+        TableEntry gone = unavailable.remove(unavailableKey);
         try {
           saveCatalog();
         } catch (IOException | RuntimeException e) {
-          unavailable.put(name0, gone);
+          unavailable.put(unavailableKey, gone);
           throw e;
         }
         deleteTree(dir.resolve("tables").resolve(gone.id()));
         return true;
+      }
+      if (t == null) {
+        t = table(name);
       }
       if (t == null) {
         if (ifExists) {
@@ -559,15 +542,29 @@ public final class Database implements AutoCloseable {
   }
 
   /**
+   * A table another node writes, opened read-only on {@code io} (closed if it fails) with the
+   * definition its writer publishes now (it may have changed since this node last read it).
+   */
+  private MergeTreeTable openAttached(String id, String name, FileIO io) throws IOException {
+    try {
+      TableDefinition def = MergeTreeTable.readPublishedDefinition(io).withName(name);
+      return MergeTreeTable.openReadOnly(id, def, io, dir.resolve("tables").resolve(id).resolve("wal"), ctx);
+    } catch (IOException | RuntimeException e) {
+      io.close();
+      throw e;
+    }
+  }
+
+  /**
    * For a location on local disk (a path or a {@code file:} URI): its directory, which must
    * exist; null for other storage.
    */
   private static Path requireLocalDirectory(String location) throws java.io.FileNotFoundException {
-    if (!location.startsWith("file:") && location.contains("://")) {
+    Path local = FileIOs.localPath(location);
+    if (local == null) {
       return null;
     }
-    Path local = (location.startsWith("file:") ? Path.of(java.net.URI.create(location)) : Path.of(location))
-        .toAbsolutePath().normalize();
+    local = local.toAbsolutePath().normalize();
     if (!Files.isDirectory(local)) {
       throw new java.io.FileNotFoundException("No Travertine table at " + location + " (no such directory)");
     }

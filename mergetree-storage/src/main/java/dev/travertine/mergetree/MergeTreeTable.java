@@ -86,6 +86,13 @@ public final class MergeTreeTable implements AutoCloseable {
       return of(ps, buffered, bufferedRows, bufferedBytes, oldestBufferedMillis, mutations);
     }
 
+    /** A read-only table's state: the parts and mutations its writer's log holds, no buffer. */
+    static State ofLog(List<PartRef> parts, MetadataLog.State log) {
+      List<MutationEntry> mutations = new ArrayList<>();
+      log.mutations().forEach(m -> mutations.add(new MutationEntry(m, null)));
+      return of(List.copyOf(parts), List.of(), 0, 0, 0, List.copyOf(mutations));
+    }
+
     State withMutations(List<MutationEntry> ms) {
       return of(parts, buffered, bufferedRows, bufferedBytes, oldestBufferedMillis, List.copyOf(ms));
     }
@@ -199,9 +206,10 @@ public final class MergeTreeTable implements AutoCloseable {
   }
 
   /**
-   * Opens a table that another node writes, read-only (ATTACH TABLE … FROM): its metadata log
-   * is re-read for every snapshot, so queries see what the writer has committed; nothing is
-   * written or deleted in its storage. {@code walDir} is a local directory that stays empty.
+   * Opens a table that another node writes, read-only (ATTACH TABLE … FROM), with the definition
+   * its writer published ({@link #readPublishedDefinition}): its metadata log is re-read for
+   * every snapshot, so queries see what the writer has committed; nothing is written or deleted
+   * in its storage. {@code walDir} is a local directory that stays empty.
    */
   public static MergeTreeTable openReadOnly(String id, TableDefinition definition, FileIO io, Path walDir,
       EngineContext ctx) throws IOException {
@@ -253,9 +261,6 @@ public final class MergeTreeTable implements AutoCloseable {
   }
 
   private void recover() throws IOException {
-    if (readOnly) {
-      readPublishedDefinition(io); // the writer's table is there (not dropped, the share is mounted)
-    }
     MetadataLog.State s = readOnly ? log.catchUp(null) : log.replay();
     List<PartRef> parts = new ArrayList<>();
     for (PartInfo p : s.active().values()) {
@@ -269,7 +274,7 @@ public final class MergeTreeTable implements AutoCloseable {
     walFlushedUpTo = s.walFlushedUpTo();
     if (readOnly) {
       follower = new TableFollower(this, s);
-      state = State.of(List.copyOf(parts), List.of(), 0, 0, 0, List.copyOf(mutations));
+      state = State.ofLog(parts, s);
       return;
     }
     // Files that no committed entry references are leftovers of interrupted writes or merges.

@@ -1,7 +1,6 @@
 package dev.travertine.mergetree;
 
 import dev.travertine.mergetree.log.MetadataLog;
-import dev.travertine.mergetree.mutation.MutationEntry;
 import dev.travertine.mergetree.part.PartInfo;
 import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.schema.TableDefinition;
@@ -91,8 +90,7 @@ final class TableFollower {
       boolean changed = false;
       if (published != null) {
         TableDefinition d = t.definition();
-        TableDefinition next = new TableDefinition(d.name(), published.schema(), published.orderBy(),
-            published.partitionBy(), published.primaryKey(), published.settings(), published.indexes());
+        TableDefinition next = published.withName(d.name());
         if (!next.equals(d)) {
           LOG.info("Table {}: its writer changed the definition", d.name());
           t.setDefinition(next);
@@ -116,9 +114,7 @@ final class TableFollower {
         parts.add(kept != null ? kept : new PartRef(p, t.io, t.fs, null, t.oldParts));
       }
       parts.sort(MergeTreeTable.PART_ORDER);
-      List<MutationEntry> mutations = new ArrayList<>();
-      s.mutations().forEach(m -> mutations.add(new MutationEntry(m, null)));
-      t.state = MergeTreeTable.State.of(List.copyOf(parts), List.of(), 0, 0, 0, List.copyOf(mutations));
+      t.state = MergeTreeTable.State.ofLog(parts, s);
       have.values().forEach(PartRef::release);
       logState = s;
       t.logSeq = s.lastSeq();

@@ -34,14 +34,20 @@ public final class FileIOs {
       });
       return new HadoopFileIO(URI.create(location), conf);
     }
-    if (location.startsWith("file:")) {
-      return new LocalFileIO(Path.of(URI.create(location)));
-    }
-    if (location.contains("://")) {
+    Path local = localPath(location);
+    if (local == null) {
       throw new IllegalArgumentException("Unsupported storage location " + location
           + " (expected s3://bucket/prefix, hdfs://host:port/path or a local directory)");
     }
-    return new LocalFileIO(Path.of(location));
+    return new LocalFileIO(local);
+  }
+
+  /** The directory of a location on local disk (a {@code file:} URI or a path), or null for other storage. */
+  public static Path localPath(String location) {
+    if (location.startsWith("file:")) {
+      return Path.of(URI.create(location));
+    }
+    return location.contains("://") ? null : Path.of(location);
   }
 
   /** A location joined with a relative path ('/'-separated). */

@@ -49,34 +49,40 @@ public final class MetadataLog {
   public State catchUp(State prev) throws IOException {
     State base = prev;
     for (int attempt = 0; ; attempt++) {
+      List<FileInfo> files;
       try {
-        List<FileInfo> files = io.list("log");
-        if (files.isEmpty() && prev != null && prev.lastSeq() > 0) {
-          throw new java.io.FileNotFoundException(where + " has no metadata log any more"
-              + " (dropped by the node that writes it?)");
-        }
-        State s = apply(base, files);
-        return prev != null && s != prev && s.lastSeq() < prev.lastSeq() ? prev : s;
-      } catch (java.io.FileNotFoundException e) {
-        if (e.getMessage() != null && e.getMessage().contains("has no metadata log") || attempt >= 4) {
-          throw e;
-        }
-      } catch (java.nio.file.NoSuchFileException e) {
-        if (attempt >= 4) {
-          throw e;
-        }
+        files = io.list("log");
       } catch (java.io.UncheckedIOException e) {
         // a listing that met a vanishing file
         if (!(e.getCause() instanceof java.nio.file.NoSuchFileException) || attempt >= 4) {
           throw e;
         }
-      } catch (IOException e) {
-        // An entry half-listed while the writer checkpointed; anything else (the storage failing) fails now.
-        if (e.getMessage() == null || !e.getMessage().contains("metadata log is missing entry") || attempt >= 4) {
+        continue;
+      }
+      if (files.isEmpty() && prev != null && prev.lastSeq() > 0) {
+        throw new java.io.FileNotFoundException(where + " has no metadata log any more"
+            + " (dropped by the node that writes it?)");
+      }
+      try {
+        State s = apply(base, files);
+        return prev != null && s != prev && s.lastSeq() < prev.lastSeq() ? prev : s;
+      } catch (java.io.FileNotFoundException | java.nio.file.NoSuchFileException | MissingEntry e) {
+        // Entries removed or half-listed while the writer checkpointed: read again. Anything else
+        // (the storage failing) fails now.
+        if (attempt >= 4) {
           throw e;
         }
       }
       base = null;
+    }
+  }
+
+  /** A gap in the entries listed: the log is damaged, or was listed while its writer checkpointed. */
+  private static final class MissingEntry extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    MissingEntry(String message) {
+      super(message);
     }
   }
 
@@ -127,7 +133,7 @@ public final class MetadataLog {
         continue;
       }
       if (seq != lastSeq + 1) {
-        throw new IOException("Cannot open table at " + where + ": metadata log is missing entry " + (lastSeq + 1));
+        throw new MissingEntry("Cannot open table at " + where + ": metadata log is missing entry " + (lastSeq + 1));
       }
       LogEntry e = read(f.path());
       if (e.truncate()) {
