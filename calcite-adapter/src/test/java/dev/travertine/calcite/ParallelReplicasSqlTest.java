@@ -244,7 +244,11 @@ class ParallelReplicasSqlTest {
           "SELECT ch, count(*), sum(i), count(DISTINCT s) FROM %s GROUP BY ch",
           "SELECT k, s FROM %s WHERE i > 0 ORDER BY bi DESC, k LIMIT 7")) {
         exec(c, "SET enable_parallel_replicas = 0");
+        exec(c, "SET vectorized_execution = 0");
+        List<String> calcite = result(String.format(sql, "t"));
+        exec(c, "SET vectorized_execution = 1");
         List<String> writerAlone = result(String.format(sql, "t"));
+        assertSame(calcite, writerAlone, "the writer alone against Calcite's execution: " + sql);
         exec(f, "SET enable_parallel_replicas = 1");
         exec(f, "SET cluster_for_parallel_replicas = 'c'");
         String q = String.format(sql, "hits");
