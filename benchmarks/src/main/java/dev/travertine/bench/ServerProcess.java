@@ -1,8 +1,11 @@
 package dev.travertine.bench;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.util.ArrayList;
+import java.util.List;
 
 /** A real {@code travertine server} process on a loopback port, for the harnesses that talk to a server. */
 final class ServerProcess implements AutoCloseable {
@@ -27,9 +30,12 @@ final class ServerProcess implements AutoCloseable {
       port = s.getLocalPort();
     }
     String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb = new ProcessBuilder(javaBin, "-Xmx8g", "-Dcom.google.protobuf.use_unsafe_pre22_gencode=true",
+    List<String> cmd = new ArrayList<>(List.of(javaBin, "-Xmx8g"));
+    cmd.addAll(collectorOptions());
+    cmd.addAll(List.of("-Dcom.google.protobuf.use_unsafe_pre22_gencode=true",
         "-cp", System.getProperty("java.class.path"), "dev.travertine.server.TravertineCli", "server", "--data",
-        dir.toString(), "--port", String.valueOf(port), "--host", "127.0.0.1");
+        dir.toString(), "--port", String.valueOf(port), "--host", "127.0.0.1"));
+    ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.redirectErrorStream(true);
     pb.redirectOutput(java.lang.ProcessBuilder.Redirect.appendTo(log.toFile()));
     Process p = pb.start();
@@ -56,6 +62,20 @@ final class ServerProcess implements AutoCloseable {
       BenchSql.exec(c, "SET max_threads = " + threads);
     }
     return sp;
+  }
+
+  /**
+   * This JVM's collector options (bench/run's young generation and region size, a collector named
+   * in JAVA_OPTS): the server runs with what the embedded side of a comparison runs with.
+   */
+  static List<String> collectorOptions() {
+    List<String> out = new ArrayList<>();
+    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (a.startsWith("-XX:") && (a.contains("GC") || a.contains("NewSize") || a.contains("G1"))) {
+        out.add(a);
+      }
+    }
+    return out;
   }
 
   String base() {
