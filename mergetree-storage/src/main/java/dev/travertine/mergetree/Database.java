@@ -336,13 +336,18 @@ public final class Database implements AutoCloseable {
 
   /** A table by name (exact, else case-insensitive), or null. */
   public MergeTreeTable table(String name) {
-    MergeTreeTable t = tables.get(name);
-    if (t != null) {
-      return t;
+    String key = keyOf(tables, name);
+    return key == null ? null : tables.get(key);
+  }
+
+  /** The key of {@code map} that names {@code name} (exact, else case-insensitive), or null. */
+  private static String keyOf(Map<String, ?> map, String name) {
+    if (map.containsKey(name)) {
+      return name;
     }
-    List<String> names = new ArrayList<>(tables.keySet());
+    List<String> names = new ArrayList<>(map.keySet());
     int i = Names.find(names, s -> s, name);
-    return i < 0 ? null : tables.get(names.get(i));
+    return i < 0 ? null : names.get(i);
   }
 
   public List<MergeTreeTable> tables() {
@@ -464,19 +469,14 @@ public final class Database implements AutoCloseable {
 
   /** The key of an unavailable attached table by name (exact, else case-insensitive), or null. */
   private String unavailableName(String name) {
-    if (unavailable.containsKey(name)) {
-      return name;
-    }
-    List<String> names = new ArrayList<>(unavailable.keySet());
-    int i = Names.find(names, x -> x, name);
-    return i < 0 ? null : names.get(i);
+    return keyOf(unavailable, name);
   }
 
   /** Drops a table and deletes its storage (an attached read-only table: only forgets it). */
   public boolean dropTable(String name, boolean ifExists) throws IOException {
     synchronized (ddlLock) {
       ensureOpen();
-      MergeTreeTable t = tables.get(name);
+      MergeTreeTable t = table(name); // never beside an unavailable table of the same name (createTable)
       String unavailableKey = t == null ? unavailableName(name) : null;
       if (unavailableKey != null) {
         TableEntry gone = unavailable.remove(unavailableKey);
@@ -488,9 +488,6 @@ public final class Database implements AutoCloseable {
         }
         deleteTree(dir.resolve("tables").resolve(gone.id()));
         return true;
-      }
-      if (t == null) {
-        t = table(name);
       }
       if (t == null) {
         if (ifExists) {
@@ -584,13 +581,8 @@ public final class Database implements AutoCloseable {
   // ---------------------------------------------------------------- views
 
   public ViewDefinition view(String name) {
-    ViewDefinition v = views.get(name);
-    if (v != null) {
-      return v;
-    }
-    List<String> names = new ArrayList<>(views.keySet());
-    int i = Names.find(names, s -> s, name);
-    return i < 0 ? null : views.get(names.get(i));
+    String key = keyOf(views, name);
+    return key == null ? null : views.get(key);
   }
 
   public List<ViewDefinition> views() {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +28,7 @@ final class TableFollower {
   /** The log moved since the definition was last read (the writer's ALTER appends an entry). */
   private boolean definitionStale;
   /** Refreshes (which install definitions) one at a time: an older definition never replaces a newer one. */
-  private final java.util.concurrent.locks.ReentrantLock refreshing = new java.util.concurrent.locks.ReentrantLock();
+  private final ReentrantLock refreshing = new ReentrantLock();
   /** When a refresh last failed: statements skip refreshing for {@link #BACKOFF_MILLIS} after it. */
   private volatile long failedAt = Long.MIN_VALUE / 2;
   static final long BACKOFF_MILLIS = 10_000;
@@ -37,12 +38,6 @@ final class TableFollower {
     this.logState = opened;
   }
 
-  /**
-   * Catches up with the entries the writer has committed since. With {@code withDefinition}, the
-   * definition is read again too when the log moved; else a snapshot keeps the definition its
-   * statement was planned with (parts are read by column name). Returns whether the definition
-   * changed.
-   */
   /**
    * What a statement does before it is planned: catches up, definition included, unless a
    * refresh failed within the last {@link #BACKOFF_MILLIS} (the statement's own read then says
@@ -64,6 +59,12 @@ final class TableFollower {
     }
   }
 
+  /**
+   * Catches up with the entries the writer has committed since. With {@code withDefinition}, the
+   * definition is read again too when the log moved; else a snapshot keeps the definition its
+   * statement was planned with (parts are read by column name). Returns whether the definition
+   * changed.
+   */
   boolean catchUp(boolean withDefinition) {
     MetadataLog.State prev;
     boolean stale;

@@ -295,8 +295,8 @@ public final class BlockReader {
         if (prev != 0) {
           throw corrupt(block, what + ": first string offset " + prev);
         }
-        // Offsets are valid when none and no difference is negative and the last is within the
-        // data: one check after a loop with no branch (a negative value sets the sign bit of `bad`).
+        // Offsets are valid when no offset and no difference is negative and the last is within
+        // the data: one check after a loop with no branch (a negative value sets the sign bit of `bad`).
         int[] start = b.start;
         int[] length = b.length;
         int bad = 0;
