@@ -65,13 +65,13 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /**
-   * This JVM's collector options (bench/run's young generation and region size, a collector named
+   * This JVM's collector and memory options (bench/run's young generation, region size and huge pages, a collector named
    * in JAVA_OPTS): the server runs with what the embedded side of a comparison runs with.
    */
   static List<String> collectorOptions() {
     List<String> out = new ArrayList<>();
     for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (a.startsWith("-XX:") && (a.contains("GC") || a.contains("NewSize") || a.contains("G1"))) {
+      if (a.startsWith("-XX:") && (a.contains("GC") || a.contains("NewSize") || a.contains("G1") || a.contains("TransparentHugePages"))) {
         out.add(a);
       }
     }

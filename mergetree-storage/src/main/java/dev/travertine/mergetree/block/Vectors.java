@@ -134,16 +134,26 @@ public final class Vectors {
     }
   }
 
-  /** A writable batch for an ORC schema: string buffers initialised, no nulls yet. */
+  /**
+   * A writable batch for an ORC schema (a struct's fields as its columns), no nulls yet. String
+   * vectors are {@link LazyBytesColumnVector}s: their buffer comes with the first value copied in.
+   */
   public static org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch newBatch(
       org.apache.orc.TypeDescription schema, int size) {
-    var batch = schema.createRowBatch(size);
-    for (ColumnVector cv : batch.cols) {
+    var fields = schema.getCategory() == org.apache.orc.TypeDescription.Category.STRUCT
+        ? schema.getChildren() : java.util.List.of(schema);
+    var batch = new org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch(fields.size(), size);
+    for (int c = 0; c < fields.size(); c++) {
+      var f = fields.get(c);
+      ColumnVector cv = switch (f.getCategory()) {
+        case STRING, CHAR, VARCHAR, BINARY -> new LazyBytesColumnVector(size);
+        default -> org.apache.orc.impl.TypeUtils.createColumn(
+            f, org.apache.orc.TypeDescription.RowBatchVersion.ORIGINAL, size);
+      };
       cv.noNulls = true;
-      if (cv instanceof BytesColumnVector b) {
-        b.initBuffer();
-      }
+      batch.cols[c] = cv;
     }
+    batch.size = 0; // the constructor takes the capacity for the row count
     return batch;
   }
 
