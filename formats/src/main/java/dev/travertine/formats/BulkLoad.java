@@ -415,7 +415,8 @@ public final class BulkLoad {
     TextParser parser = new TextParser(o.format(), schema, defaults, o.blockRows(), blockBytes);
     TextParser.Sink sink = new TextParser.Sink() {
       @Override public void full(Block block) throws IOException {
-        ins.writeBlock(block);
+        ins.writeBlock(block); // sorted and written in this thread: the part holds no reference to it
+        parser.recycle(block);
       }
 
       @Override public void bad(TextParser.Mapping m, int chunk, long line, String message) {

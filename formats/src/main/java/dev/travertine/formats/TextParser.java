@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
@@ -345,8 +346,33 @@ final class TextParser {
   }
 
   private void newBatch() {
-    batch = Vectors.newBatch(schema.orcSchema(), Block.CHUNK);
+    batch = spare.isEmpty() ? Vectors.newBatch(schema.orcSchema(), Block.CHUNK) : spare.pop();
     batchBytes = 0;
+  }
+
+  /**
+   * Takes back the batches of a block this parser handed out, to fill them again: the caller has
+   * written the block and nothing refers to its vectors any more. A load's batches then live as
+   * long as the load, in the old generation, instead of each block's being copied by young
+   * collections while it is parsed and written (docs/design/execution.md).
+   */
+  void recycle(Block b) {
+    if (b.schema() != schema) {
+      throw new IllegalArgumentException("Not a block of this parser");
+    }
+    for (VectorizedRowBatch ch : b.chunks()) {
+      if (ch.size > Block.CHUNK || ch.numCols != schema.size()) {
+        throw new IllegalArgumentException("Not a batch of this parser");
+      }
+      ch.reset(); // size 0, noNulls, isNull cleared where a NULL was set
+      for (ColumnVector cv : ch.cols) {
+        if (cv instanceof BytesColumnVector v) {
+          java.util.Arrays.fill(v.vector, null); // the arenas they point to may go
+        }
+      }
+      spare.push(ch);
+    }
+    b.chunks().clear();
   }
 
   private static final int BAD_QUOTE = Integer.MIN_VALUE;
@@ -667,6 +693,8 @@ final class TextParser {
   /** String bytes of parsed rows live in arenas of this size (a vector's own buffer grows by copies). */
   private static final int ARENA_BYTES = 1 << 20;
   private byte[] arena = new byte[ARENA_BYTES];
+  /** Batches given back by {@link #recycle}, filled before new ones are made. */
+  private final java.util.ArrayDeque<VectorizedRowBatch> spare = new java.util.ArrayDeque<>();
   private int arenaUsed;
 
   /** Characters of UTF-8 bytes {@code b[s, e)}. */
