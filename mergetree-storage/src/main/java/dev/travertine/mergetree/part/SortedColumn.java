@@ -66,59 +66,107 @@ final class SortedColumn {
       byte[][] bytes = kind.isString() ? new byte[n][] : null;
       int[] starts = kind.isString() ? new int[n] : null;
       int[] lengths = kind.isString() || kind == TypeKind.TIMESTAMP ? new int[n] : null;
-      int r = 0;
-      for (VectorizedRowBatch ch : chunks) {
-        ColumnVector v = ch.cols[c];
-        int size = ch.size;
-        if (nulls != null && !v.noNulls) {
-          for (int i = 0; i < size; i++) {
-            int t = target[r + i];
-            if (t >= 0 && v.isNull[i]) {
-              nulls[t] = true;
-            }
-          }
-        }
-        if (longs != null && v instanceof LongColumnVector lv) {
-          long[] src = lv.vector;
-          for (int i = 0; i < size; i++) {
-            int t = target[r + i];
-            if (t >= 0) {
-              longs[t] = src[i];
-            }
-          }
-        } else if (doubles != null) {
-          double[] src = ((DoubleColumnVector) v).vector;
-          for (int i = 0; i < size; i++) {
-            int t = target[r + i];
-            if (t >= 0) {
-              doubles[t] = src[i];
-            }
-          }
-        } else if (bytes != null) {
-          BytesColumnVector bv = (BytesColumnVector) v;
-          for (int i = 0; i < size; i++) {
-            int t = target[r + i];
-            if (t >= 0) {
-              bytes[t] = bv.vector[i];
-              starts[t] = bv.start[i];
-              lengths[t] = bv.length[i];
-            }
-          }
-        } else {
-          TimestampColumnVector tv = (TimestampColumnVector) v;
-          for (int i = 0; i < size; i++) {
-            int t = target[r + i];
-            if (t >= 0) {
-              longs[t] = tv.time[i];
-              lengths[t] = tv.nanos[i];
-            }
-          }
-        }
-        r += size;
+      // One method per type, each a loop over the chunks: the JIT compiles each once and small,
+      // where one method with every type's loop was compiled again (over a second each) as new
+      // types came by.
+      if (nulls != null) {
+        scatterNulls(chunks, c, target, nulls);
+      }
+      if (kind == TypeKind.TIMESTAMP) {
+        scatterTimestamps(chunks, c, target, longs, lengths);
+      } else if (longs != null) {
+        scatterLongs(chunks, c, target, longs);
+      } else if (doubles != null) {
+        scatterDoubles(chunks, c, target, doubles);
+      } else {
+        scatterStrings(chunks, c, target, bytes, starts, lengths);
       }
       out[c] = new SortedColumn(longs, doubles, bytes, starts, lengths, nulls);
     }
     return out;
+  }
+
+  private static void scatterNulls(List<VectorizedRowBatch> chunks, int c, int[] target, boolean[] out) {
+    int r = 0;
+    for (VectorizedRowBatch ch : chunks) {
+      ColumnVector v = ch.cols[c];
+      if (!v.noNulls) {
+        boolean[] isNull = v.isNull;
+        for (int i = 0; i < ch.size; i++) {
+          int t = target[r + i];
+          if (t >= 0 && isNull[i]) {
+            out[t] = true;
+          }
+        }
+      }
+      r += ch.size;
+    }
+  }
+
+  private static void scatterLongs(List<VectorizedRowBatch> chunks, int c, int[] target, long[] out) {
+    int r = 0;
+    for (VectorizedRowBatch ch : chunks) {
+      long[] src = ((LongColumnVector) ch.cols[c]).vector;
+      for (int i = 0; i < ch.size; i++) {
+        int t = target[r + i];
+        if (t >= 0) {
+          out[t] = src[i];
+        }
+      }
+      r += ch.size;
+    }
+  }
+
+  private static void scatterDoubles(List<VectorizedRowBatch> chunks, int c, int[] target, double[] out) {
+    int r = 0;
+    for (VectorizedRowBatch ch : chunks) {
+      double[] src = ((DoubleColumnVector) ch.cols[c]).vector;
+      for (int i = 0; i < ch.size; i++) {
+        int t = target[r + i];
+        if (t >= 0) {
+          out[t] = src[i];
+        }
+      }
+      r += ch.size;
+    }
+  }
+
+  private static void scatterStrings(List<VectorizedRowBatch> chunks, int c, int[] target, byte[][] bytes,
+      int[] starts, int[] lengths) {
+    int r = 0;
+    for (VectorizedRowBatch ch : chunks) {
+      BytesColumnVector v = (BytesColumnVector) ch.cols[c];
+      byte[][] b = v.vector;
+      int[] s = v.start;
+      int[] l = v.length;
+      for (int i = 0; i < ch.size; i++) {
+        int t = target[r + i];
+        if (t >= 0) {
+          bytes[t] = b[i];
+          starts[t] = s[i];
+          lengths[t] = l[i];
+        }
+      }
+      r += ch.size;
+    }
+  }
+
+  private static void scatterTimestamps(List<VectorizedRowBatch> chunks, int c, int[] target, long[] times,
+      int[] nanos) {
+    int r = 0;
+    for (VectorizedRowBatch ch : chunks) {
+      TimestampColumnVector v = (TimestampColumnVector) ch.cols[c];
+      long[] tm = v.time;
+      int[] ns = v.nanos;
+      for (int i = 0; i < ch.size; i++) {
+        int t = target[r + i];
+        if (t >= 0) {
+          times[t] = tm[i];
+          nanos[t] = ns[i];
+        }
+      }
+      r += ch.size;
+    }
   }
 
   private static boolean anyRepeating(List<VectorizedRowBatch> chunks, int c) {
