@@ -354,7 +354,8 @@ final class TextParser {
    * Takes back the batches of a block this parser handed out, to fill them again: the caller has
    * written the block and nothing refers to its vectors any more. A load's batches then live as
    * long as the load, in the old generation, instead of each block's being copied by young
-   * collections while it is parsed and written (docs/design/execution.md).
+   * collections while it is parsed and written (docs/design/execution.md). The block is left
+   * without chunks and must not be used again.
    */
   void recycle(Block b) {
     if (b.schema() != schema) {

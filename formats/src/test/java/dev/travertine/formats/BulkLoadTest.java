@@ -423,11 +423,11 @@ class BulkLoadTest {
   }
 
   /**
-   * A load of many blocks, each of more string bytes than one arena, in rows out of key order
-   * (each block is sorted by a scatter): every value, NULL and default comes back as loaded,
-   * NULLs in other rows from block to block.
+   * A load of many blocks, each of more string bytes than one arena, the parser filling the
+   * batches of a written block again for the next: every value, NULL and default comes back as
+   * loaded, NULLs in other rows from block to block. Keys descending: every block is sorted by a
+   * scatter; ascending: its batches go to ORC as they are.
    */
-  /** Keys descending: every block is sorted by a scatter; ascending: its batches go to ORC as they are. */
   @org.junit.jupiter.params.ParameterizedTest @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
   void manyBlocksOfManyStringsLoseNothing(boolean ascending) throws IOException {
     TableSchema schema = new TableSchema(List.of(

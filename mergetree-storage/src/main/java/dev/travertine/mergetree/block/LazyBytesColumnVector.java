@@ -25,10 +25,24 @@ public final class LazyBytesColumnVector extends BytesColumnVector {
 
   @Override
   public void ensureValPreallocated(int length) {
+    buffer();
+    super.ensureValPreallocated(length);
+  }
+
+  /** The copy shares this vector's buffer, so both have one from here on. */
+  @Override
+  public void shallowCopyTo(org.apache.hadoop.hive.ql.exec.vector.ColumnVector other) {
+    buffer();
+    super.shallowCopyTo(other);
+    if (other instanceof LazyBytesColumnVector o) {
+      o.buffered = true;
+    }
+  }
+
+  private void buffer() {
     if (!buffered) {
       buffered = true;
       super.initBuffer(0);
     }
-    super.ensureValPreallocated(length);
   }
 }

@@ -39,4 +39,13 @@ class LazyBytesColumnVectorTest {
     v.setVal(0, "again".getBytes(StandardCharsets.UTF_8));
     assertEquals("again", at(v, 0));
   }
+
+  @Test
+  void aShallowCopyOfAnUnbufferedVectorCanTakeCopiedValues() {
+    var v = new LazyBytesColumnVector(4);
+    var copy = new org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector(4);
+    v.shallowCopyTo(copy);
+    copy.setVal(0, "one".getBytes(StandardCharsets.UTF_8));
+    assertEquals("one", new String(copy.vector[0], copy.start[0], copy.length[0], StandardCharsets.UTF_8));
+  }
 }
