@@ -97,6 +97,8 @@ final class TextParser {
   private final long blockBytes;
 
   private VectorizedRowBatch batch;
+  /** Batches given back by {@link #recycle}, filled before new ones are made. */
+  private final java.util.ArrayDeque<VectorizedRowBatch> spare = new java.util.ArrayDeque<>();
   private long batchBytes;
   private Block block;
   private long rows;
@@ -361,11 +363,8 @@ final class TextParser {
     if (b.schema() != schema) {
       throw new IllegalArgumentException("Not a block of this parser");
     }
-    for (VectorizedRowBatch ch : b.chunks()) {
-      if (ch.size > Block.CHUNK || ch.numCols != schema.size()) {
-        throw new IllegalArgumentException("Not a batch of this parser");
-      }
-      ch.reset(); // size 0, noNulls, isNull cleared where a NULL was set
+    for (VectorizedRowBatch ch : b.chunks()) { // Block.addChunk held them to CHUNK rows of the schema
+      Vectors.resetBatch(ch); // size 0, noNulls, isNull cleared where a NULL was set
       for (ColumnVector cv : ch.cols) {
         if (cv instanceof BytesColumnVector v) {
           java.util.Arrays.fill(v.vector, null); // the arenas they point to may go
@@ -694,8 +693,6 @@ final class TextParser {
   /** String bytes of parsed rows live in arenas of this size (a vector's own buffer grows by copies). */
   private static final int ARENA_BYTES = 1 << 20;
   private byte[] arena = new byte[ARENA_BYTES];
-  /** Batches given back by {@link #recycle}, filled before new ones are made. */
-  private final java.util.ArrayDeque<VectorizedRowBatch> spare = new java.util.ArrayDeque<>();
   private int arenaUsed;
 
   /** Characters of UTF-8 bytes {@code b[s, e)}. */
