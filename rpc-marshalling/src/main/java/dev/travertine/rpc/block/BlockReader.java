@@ -45,13 +45,21 @@ public final class BlockReader {
     long sequence = -1;
 
     In(byte[] b) {
-      this(b, b.length);
+      this(b, 0, b.length, false);
     }
 
-    In(byte[] b, int end) {
+    /**
+     * Over {@code b[pos .. end)}; {@code scratch}: {@code b} is the thread's scratch buffer, which
+     * its next frame overwrites, so vectors must not point into it.
+     */
+    In(byte[] b, int pos, int end, boolean scratch) {
       this.b = b;
+      this.pos = pos;
       this.end = end;
+      this.scratch = scratch;
     }
+
+    final boolean scratch;
 
     void need(int n, String what) {
       if (n < 0 || pos + n > end || pos + n < 0) {
@@ -90,6 +98,10 @@ public final class BlockReader {
     return new CorruptBlockException("Corrupt block" + (in.sequence >= 0 ? " " + in.sequence : "") + ": " + what);
   }
 
+  /**
+   * The block's columns. String vectors of uncompressed (NONE) frames point into {@code block}: the
+   * caller hands the array over and does not write to it again.
+   */
   public static WireBlock unmarshal(byte[] block) {
     In in = new In(block);
     in.need(4, "the magic");
@@ -129,9 +141,7 @@ public final class BlockReader {
     }
     ColumnVector[] cols = new ColumnVector[columns];
     for (int c = 0; c < columns; c++) {
-      // String vectors point into their raw bytes; other columns are copied out of a scratch buffer.
-      boolean keep = types.get(c).kind().isString();
-      In raw = frame(in, names.get(c), keep);
+      In raw = frame(in, names.get(c));
       cols[c] = column(in, names.get(c), types.get(c), raw, rows);
     }
     if (in.pos != block.length) {
@@ -145,11 +155,11 @@ public final class BlockReader {
   private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[1 << 16]);
 
   /**
-   * The raw bytes of the next frame, checked and decompressed: into an array of their own when
-   * {@code keep}, else (when small enough) into the thread's scratch buffer, valid until its next
-   * frame.
+   * The raw bytes of the next frame, checked: a stored (NONE) frame is read where it is in the
+   * block; a compressed one is decompressed into the thread's scratch buffer (valid until its next
+   * frame) when small enough, else into an array of its own.
    */
-  private static In frame(In in, String column, boolean keep) {
+  private static In frame(In in, String column) {
     String what = "the frame of column " + column;
     int id = in.u8(what);
     Codec codec = Codec.ofId(id);
@@ -172,21 +182,26 @@ public final class BlockReader {
     if (rawSize > MAX_RAW_BYTES || !codec.plausible(in.b, in.pos, stored, rawSize)) {
       throw corrupt(in, what + ": " + stored + " " + codec + " bytes cannot hold " + rawSize + " bytes");
     }
+    int at = in.pos;
+    in.pos += stored;
+    if (codec == Codec.NONE) {
+      return new In(in.b, at, at + stored, false);
+    }
+    boolean scratch = rawSize <= MAX_SCRATCH;
     byte[] raw;
-    if (keep || rawSize > MAX_SCRATCH) {
+    if (!scratch) {
       raw = new byte[rawSize];
     } else {
       raw = SCRATCH.get();
-      if (raw.length < rawSize) {
-        raw = new byte[Math.max(rawSize, Math.min(MAX_SCRATCH, 2 * raw.length))];
+      if (raw.length < rawSize + Codec.DECODE_SLACK) {
+        raw = new byte[Math.max(rawSize, Math.min(MAX_SCRATCH, 2 * raw.length)) + Codec.DECODE_SLACK];
         SCRATCH.set(raw);
       }
     }
-    if (!codec.decompress(in.b, in.pos, stored, raw, rawSize)) {
+    if (!codec.decompress(in.b, at, stored, raw, rawSize)) {
       throw corrupt(in, what + ": " + codec + " data does not decompress to " + rawSize + " bytes");
     }
-    in.pos += stored;
-    return new In(raw, rawSize);
+    return new In(raw, 0, rawSize, scratch);
   }
 
   private static ColumnVector column(In block, String name, DataType type, In in, int rows) {
@@ -194,8 +209,8 @@ public final class BlockReader {
     int end = in.end;
     in.sequence = block.sequence;
     String what = "column " + name;
-    if (rows > end - 1L) { // every row takes a byte at least: check before allocating
-      throw corrupt(block, what + ": " + end + " bytes cannot hold " + rows + " rows");
+    if (rows > end - in.pos - 1L) { // every row takes a byte at least: check before allocating
+      throw corrupt(block, what + ": " + (end - in.pos) + " bytes cannot hold " + rows + " rows");
     }
     ColumnVector v = type.kind().isString() ? new BytesColumnVector(Math.max(1, rows)) : Columns.newVector(type, rows);
     int hasNulls = in.u8(what);
@@ -297,13 +312,16 @@ public final class BlockReader {
         }
         // Offsets are valid when no offset and no difference is negative and the last is within
         // the data: one check after a loop with no branch (a negative value sets the sign bit of `bad`).
+        // Strings in a scratch buffer are copied out (only their bytes: an allocation followed at
+        // once by a copy over all of it is not zeroed first); others are pointed at where they are.
+        int base = in.scratch ? 0 : data;
         int[] start = b.start;
         int[] length = b.length;
         int bad = 0;
         for (int r = 0; r < rows; r++) {
           int next = (int) Out.I32.get(raw, offsets + 4 * (r + 1));
           int len = next - prev;
-          start[r] = data + prev;
+          start[r] = base + prev;
           length[r] = len;
           bad |= len | next; // a negative offset or length; a wrapped difference needs a negative offset
           prev = next;
@@ -311,7 +329,7 @@ public final class BlockReader {
         if (bad < 0 || data + (long) prev > end) {
           throw corrupt(block, what + ": string offsets out of order or past the data");
         }
-        Arrays.fill(b.vector, 0, rows, raw);
+        Arrays.fill(b.vector, 0, rows, in.scratch ? Arrays.copyOfRange(raw, data, data + prev) : raw);
         in.pos = data + prev;
       }
     }

@@ -17,6 +17,9 @@ public enum Codec {
   private static final LZ4Compressor LZ4_COMPRESSOR = LZ4Factory.fastestInstance().fastCompressor();
   private static final LZ4SafeDecompressor LZ4_DECOMPRESSOR = LZ4Factory.fastestInstance().safeDecompressor();
 
+  /** Room past a frame's raw bytes that lets LZ4 decode at full speed (see {@link #decompress}). */
+  static final int DECODE_SLACK = 64;
+
   /** The id written in a frame. */
   public final int id;
 
@@ -91,7 +94,9 @@ public enum Codec {
 
   /**
    * Decompresses {@code src[off .. off + stored)} into {@code dst[0 .. len)} ({@code len} is the
-   * raw size); false when the bytes do not decompress to exactly that size.
+   * raw size); false when the bytes do not decompress to exactly that size. {@code dst} may be
+   * longer, and LZ4 may write into the rest: it decodes faster when it has room
+   * past the end ({@link #DECODE_SLACK} bytes: its wide copies then need no care near the end).
    */
   boolean decompress(byte[] src, int off, int stored, byte[] dst, int len) {
     try {
@@ -103,7 +108,7 @@ public enum Codec {
           System.arraycopy(src, off, dst, 0, stored);
           yield true;
         }
-        case LZ4 -> LZ4_DECOMPRESSOR.decompress(src, off, stored, dst, 0, len) == len;
+        case LZ4 -> LZ4_DECOMPRESSOR.decompress(src, off, stored, dst, 0, dst.length) == len;
         case ZSTD -> {
           long r = Zstd.decompressByteArray(dst, 0, len, src, off, stored);
           yield !Zstd.isError(r) && r == len;

@@ -144,6 +144,30 @@ class BlockFormatTest {
     }
   }
 
+  /**
+   * A reader decompresses into a buffer of its thread that the next block overwrites, and reads
+   * uncompressed frames where they lie in the block: what it returned must not change when the
+   * same thread reads further blocks.
+   */
+  @Test
+  void blocksStayIntactWhileTheThreadReadsMore() {
+    Random rnd = new Random(78694);
+    for (Codec codec : Codec.values()) {
+      BlockWriter w = new BlockWriter(codec, 1);
+      List<Batch> sent = new ArrayList<>();
+      List<WireBlock> got = new ArrayList<>();
+      for (int round = 0; round < 12; round++) {
+        Batch b = batch(rnd, TYPES, 1 + rnd.nextInt(2000), round % 2 == 0 ? 0 : 0.2);
+        sent.add(b);
+        byte[] bytes = w.marshal(round, names(TYPES.size()), TYPES, b.cols(), b.sel(), b.n());
+        got.add(BlockReader.unmarshal(bytes));
+      }
+      for (int round = 0; round < sent.size(); round++) {
+        assertSameRows(sent.get(round).rows(), rows(got.get(round)), codec + " block " + round + " read 11 blocks ago");
+      }
+    }
+  }
+
   @Test
   void emptyBlocks() {
     BlockWriter w = new BlockWriter(Codec.LZ4, 1);
