@@ -15,3 +15,26 @@ thp_option() {
     echo "-XX:+UseTransparentHugePages"
   fi
 }
+
+# Prints the options that turn off G1's preventive collections when the JVM ($1, a java command)
+# is one that has them (Java 17 to 20, where they are on by default; later versions removed them)
+# and JAVA_OPTS ($2) does not decide itself. A preventive collection starts early, when G1 fears it
+# will run out of free regions while copying; during a load it copies blocks that are still being
+# built, and a fresh JVM's first 10 M-row CSV load took 24-26 s without them against 27-30 s with
+# them (docs/benchmarks.md). The version comes from the JDK's release file (no JVM is started for it).
+preventive_gc_options() {
+  case " ${2:-} " in
+    *"G1UsePreventiveGC"*) return 0 ;;
+  esac
+  local bin
+  bin="$(command -v "${1:-java}" 2>/dev/null)" || return 0
+  bin="$(readlink -f "$bin" 2>/dev/null)" || return 0
+  local release
+  release="$(dirname "$(dirname "$bin")")/release"
+  [ -r "$release" ] || return 0
+  local major
+  major="$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$release")"
+  case "$major" in
+    17 | 18 | 19 | 20) echo "-XX:+UnlockDiagnosticVMOptions -XX:-G1UsePreventiveGC" ;;
+  esac
+}

@@ -65,13 +65,15 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /**
-   * This JVM's collector and memory options (bench/run's young generation, region size and huge pages, a collector named
-   * in JAVA_OPTS): the server runs with what the embedded side of a comparison runs with.
+   * This JVM's collector and memory options (bench/run's young generation, region size, huge pages, preventive
+   * collections off, a collector named in JAVA_OPTS): the server runs with what the embedded side of a comparison
+   * runs with.
    */
   static List<String> collectorOptions() {
     List<String> out = new ArrayList<>();
     for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (a.startsWith("-XX:") && (a.contains("GC") || a.contains("NewSize") || a.contains("G1") || a.contains("TransparentHugePages"))) {
+      if (a.startsWith("-XX:") && (a.contains("GC") || a.contains("NewSize") || a.contains("G1") || a.contains("TransparentHugePages")
+          || a.contains("UnlockDiagnosticVMOptions"))) {
         out.add(a);
       }
     }
