@@ -7,12 +7,15 @@ import dev.travertine.formats.FileLoad;
 import dev.travertine.formats.TextFormat;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,8 +51,38 @@ final class HttpInsert {
     return q != null && (q.startsWith("query=") || q.contains("&query="));
   }
 
+  /**
+   * The parameters of the request's URL, decoded. Never the servlet's {@code getParameter}: for a
+   * body sent as {@code application/x-www-form-urlencoded} — what {@code curl --data-binary}
+   * sends unless told otherwise — it would read the body as a form, eating the rows (or refusing
+   * any body over Jetty's form limit of 200,000 bytes).
+   */
+  static Map<String, String> urlParameters(String rawQuery) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (rawQuery == null || rawQuery.isEmpty()) {
+      return out;
+    }
+    for (String pair : rawQuery.split("&")) {
+      if (pair.isEmpty()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+      String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+      out.putIfAbsent(name, value);
+    }
+    return out;
+  }
+
   static void handle(HttpServletRequest request, HttpServletResponse response, Sessions sessions) throws IOException {
-    String query = request.getParameter("query");
+    Map<String, String> params;
+    try {
+      params = urlParameters(request.getQueryString());
+    } catch (IllegalArgumentException e) {
+      fail(request, response, 400, 62, "Malformed URL parameters: " + e.getMessage());
+      return;
+    }
+    String query = params.get("query");
     Matcher m = INSERT.matcher(query == null ? "" : query);
     if (!"POST".equals(request.getMethod()) || !m.matches()) {
       fail(request, response, 400, 62, "This endpoint takes POST /?query=INSERT INTO t [(c, …)] FORMAT CSV|CSVWithNames|"
@@ -84,11 +117,11 @@ final class HttpInsert {
       return;
     }
     Properties settings = new Properties();
-    for (String name : request.getParameterMap().keySet()) {
+    params.forEach((name, value) -> {
       if (!name.equals("query")) {
-        settings.setProperty(name, request.getParameter(name));
+        settings.setProperty(name, value);
       }
-    }
+    });
     String encoding = request.getHeader("Content-Encoding");
     String pseudoName = encoding == null ? "" : switch (encoding.toLowerCase(Locale.ROOT)) {
       case "gzip" -> ".gz";

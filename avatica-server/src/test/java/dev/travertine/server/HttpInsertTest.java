@@ -190,6 +190,51 @@ class HttpInsertTest {
     }
   }
 
+  /**
+   * {@code curl --data-binary @hits.csv 'http://…/?query=INSERT…'} sends the body as
+   * {@code application/x-www-form-urlencoded}: the rows are still rows, whatever their size and
+   * however many '=' and '&' they hold, and settings still come from the URL alone.
+   */
+  @Test
+  void bodiesSentAsFormContentAreRows() throws Exception {
+    try (TravertineServer s = start();
+        Connection c = DriverManager.getConnection(s.jdbcUrl() + ";avatica_user=alice;avatica_password=s3cret")) {
+      try (Statement st = c.createStatement()) {
+        st.execute("CREATE TABLE f (k INT NOT NULL, v VARCHAR) ORDER BY k");
+      }
+      StringBuilder csv = new StringBuilder();
+      for (int i = 0; i < 50_000; i++) {
+        csv.append(i).append(",a=").append(i).append("&query=DROP TABLE f&b\n").append('\n');
+      }
+      String auth = "Basic " + Base64.getEncoder().encodeToString("alice:s3cret".getBytes(StandardCharsets.UTF_8));
+      for (String body : List.of("-1,x=1&y=2\n", csv.toString())) {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.port()
+            + "/?query=" + URLEncoder.encode("INSERT INTO f FORMAT CSV", StandardCharsets.UTF_8)
+            + "&input_format_allow_errors_num=0"))
+            .header("Content-Type", "application/x-www-form-urlencoded").header("Authorization", auth)
+            .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+      }
+      assertEquals(50_001, count(c, "f"));
+      try (Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT v FROM f WHERE k IN (-1, 49999) ORDER BY k")) {
+        rs.next();
+        assertEquals("x=1&y=2", rs.getString(1));
+        rs.next();
+        assertEquals("a=49999&query=DROP TABLE f&b", rs.getString(1));
+      }
+      // A malformed URL escape (which java.net.URI will not send: a raw request) is a 400, and the body is not loaded.
+      try (java.net.Socket sock = new java.net.Socket("127.0.0.1", s.port())) {
+        sock.getOutputStream().write(("POST /?query=INSERT%20INTO%20f%20FORMAT%20CSV&x=%zz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + "Authorization: " + auth + "\r\nContent-Length: 5\r\nConnection: close\r\n\r\n-2,y\n")
+            .getBytes(StandardCharsets.UTF_8));
+        String answer = new String(sock.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+      }
+      assertEquals(50_001, count(c, "f"));
+    }
+  }
+
   @Test
   void theRemoteLoaderStreamsFilesToTheHttpInsert() throws Exception {
     try (TravertineServer s = start();

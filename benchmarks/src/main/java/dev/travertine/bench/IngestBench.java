@@ -51,10 +51,13 @@ public final class IngestBench {
     List<Double> duck = new ArrayList<>();
     boolean withDuck = Boolean.parseBoolean(System.getProperty("ingest.duckdb", "true"));
     boolean withHttp = Boolean.parseBoolean(System.getProperty("ingest.http", "true"));
+    boolean withEmbedded = Boolean.parseBoolean(System.getProperty("ingest.embedded", "true"));
     try (ServerProcess server = withHttp ? ServerProcess.start(dataDir.resolve("ingest-server"), threads,
         dataDir.resolve("ingest-server.log")) : null) {
       for (int run = 0; run < runs; run++) {
-        trav.add(travertine(dataDir.resolve("ingest-travertine"), csv, rows, threads, run == runs - 1));
+        if (withEmbedded) {
+          trav.add(travertine(dataDir.resolve("ingest-travertine"), csv, rows, threads, run == runs - 1));
+        }
         if (server != null) {
           http.add(load(server, csv, rows));
         }
@@ -92,19 +95,43 @@ public final class IngestBench {
           + HitsSchema.SORT_KEY + ")");
       String query = java.net.URLEncoder.encode("INSERT INTO hits FORMAT CSVWithNames",
           java.nio.charset.StandardCharsets.UTF_8);
+      double serverCpu0 = server.cpuSeconds();
+      long cpu0 = cpuNanos();
       long t0 = System.nanoTime();
-      var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-          java.net.URI.create(server.base() + "?query=" + query)).POST(java.net.http.HttpRequest.BodyPublishers.ofFile(csv))
-          .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+      int status;
+      String body;
+      if (System.getProperty("ingest.client", "").equals("urlconnection")) {
+        var u = (java.net.HttpURLConnection) java.net.URI.create(server.base() + "?query=" + query).toURL().openConnection();
+        u.setDoOutput(true);
+        u.setRequestMethod("POST");
+        u.setFixedLengthStreamingMode(Files.size(csv));
+        try (var os = u.getOutputStream(); var is = Files.newInputStream(csv)) {
+          byte[] buf = new byte[1 << 20];
+          for (int n; (n = is.read(buf)) > 0; ) {
+            os.write(buf, 0, n);
+          }
+        }
+        status = u.getResponseCode();
+        body = new String((status == 200 ? u.getInputStream() : u.getErrorStream()).readAllBytes());
+      } else {
+        var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+            java.net.URI.create(server.base() + "?query=" + query)).POST(java.net.http.HttpRequest.BodyPublishers.ofFile(csv))
+            .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        status = r.statusCode();
+        body = r.body();
+      }
       double secs = (System.nanoTime() - t0) / 1e9;
-      if (r.statusCode() != 200) {
-        throw new IllegalStateException("HTTP insert failed: " + r.statusCode() + " " + r.body());
+      double clientCpu = (cpuNanos() - cpu0) / 1e9;
+      double serverCpu = server.cpuSeconds() - serverCpu0;
+      if (status != 200) {
+        throw new IllegalStateException("HTTP insert failed: " + status + " " + body);
       }
       long n = Long.parseLong(BenchSql.one(c, "SELECT COUNT(*) FROM hits"));
       if (n != rows) {
         throw new IllegalStateException("the server loaded " + n + " rows, expected " + rows);
       }
-      System.out.printf(Locale.ROOT, "Travertine over HTTP: %.2f s (%,.0f rows/s)%n", secs, rows / secs);
+      System.out.printf(Locale.ROOT, "Travertine over HTTP: %.2f s (%,.0f rows/s; CPU %.1f s in the server, %.1f s in"
+          + " the client sending the file)%n", secs, rows / secs, serverCpu, clientCpu);
       BenchSql.exec(c, "DROP TABLE hits"); // its merges would compete with the next load
       return secs;
     }

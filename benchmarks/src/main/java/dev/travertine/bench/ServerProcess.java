@@ -94,6 +94,11 @@ final class ServerProcess implements AutoCloseable {
     process.waitFor();
   }
 
+  /** CPU time of the server process so far (every thread, GC included), in seconds; NaN where the OS does not tell. */
+  double cpuSeconds() {
+    return process.toHandle().info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
+  }
+
   /** Whether the process is still running. */
   boolean alive() {
     return process.isAlive();
