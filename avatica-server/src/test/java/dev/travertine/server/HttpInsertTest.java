@@ -1,6 +1,7 @@
 package dev.travertine.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.travertine.server.tools.Loader;
@@ -272,6 +273,35 @@ class HttpInsertTest {
       assertEquals(1, rc);
       assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("authentication failed (HTTP 401)"));
       assertEquals(3, count(c, "l"));
+
+      // Many megabytes: refused while they stream (wrong password), then loaded whole.
+      StringBuilder many = new StringBuilder("k,v\n");
+      for (int i = 10; i < 400_000; i++) {
+        many.append(i).append(",value number ").append(i).append('\n');
+      }
+      Path big = dir.resolve("big.csv");
+      Files.writeString(big, many);
+      bytes.reset();
+      rc = Loader.run(new Loader.Options(url, "alice", "nope", "l", "csv", true, 0, 100, List.of(big), false), ps, ps);
+      assertEquals(1, rc, bytes.toString(StandardCharsets.UTF_8));
+      assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("authentication failed (HTTP 401)"));
+      assertEquals(3, count(c, "l"));
+      bytes.reset();
+      rc = Loader.run(new Loader.Options(url, "alice", "s3cret", "l", "csv", true, 0, 100, List.of(big), false), ps, ps);
+      assertEquals(0, rc, bytes.toString(StandardCharsets.UTF_8));
+      assertEquals(3 + 399_990, count(c, "l"));
+
+      // A compressed file cut short: the loader fails and the server loads nothing of it.
+      ByteArrayOutputStream gz = new ByteArrayOutputStream();
+      try (OutputStream out = new GZIPOutputStream(gz)) {
+        out.write(many.toString().replace("\n1", "\n-1").getBytes(StandardCharsets.UTF_8));
+      }
+      Path cut = dir.resolve("cut.csv.gz");
+      Files.write(cut, java.util.Arrays.copyOf(gz.toByteArray(), gz.size() / 2));
+      bytes.reset();
+      assertThrows(java.io.IOException.class, () -> Loader.run(new Loader.Options(url, "alice", "s3cret", "l", "csv",
+          true, 0, 100, List.of(cut), false), ps, ps));
+      assertEquals(3 + 399_990, count(c, "l"), "nothing of a file that could not be read to its end");
     }
   }
 }

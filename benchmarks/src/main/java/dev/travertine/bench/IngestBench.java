@@ -20,12 +20,13 @@ import java.util.Locale;
  * merges have settled (bytes written by the load and the merges / bytes of the active parts).
  *
  * <p>The same file also goes to a real {@code travertine server} process through its HTTP insert
- * ({@code POST /?query=INSERT INTO hits FORMAT CSVWithNames}, the file streamed as the body). The first
+ * ({@code POST /?query=INSERT INTO hits FORMAT CSVWithNames}, the file streamed as the body by the
+ * remote {@code bin/travertine load}'s code, {@link dev.travertine.server.tools.Loader}). The first
  * run of each Travertine JVM includes the JIT compiling the loader; later runs are what a running
  * server sees. Prints the first run and the median of the later ones, and the ratios to DuckDB's.
  *
- * <p>Usage: {@code IngestBench [rows=10000000] [threads=2] [runs=3] [dataDir|-]}; {@code -Dingest.duckdb=false}
- * and {@code -Dingest.http=false} leave those out (for profiles).
+ * <p>Usage: {@code IngestBench [rows=10000000] [threads=2] [runs=3] [dataDir|-]}; {@code -Dingest.duckdb=false},
+ * {@code -Dingest.http=false} and {@code -Dingest.embedded=false} leave those out (for profiles).
  */
 public final class IngestBench {
   private IngestBench() {}
@@ -93,45 +94,28 @@ public final class IngestBench {
       BenchSql.exec(c, "DROP TABLE IF EXISTS hits");
       BenchSql.exec(c, "CREATE TABLE hits " + HitsSchema.columnDefinitions() + " ENGINE = MergeTree ORDER BY ("
           + HitsSchema.SORT_KEY + ")");
-      String query = java.net.URLEncoder.encode("INSERT INTO hits FORMAT CSVWithNames",
-          java.nio.charset.StandardCharsets.UTF_8);
       double serverCpu0 = server.cpuSeconds();
       long cpu0 = cpuNanos();
       long t0 = System.nanoTime();
-      int status;
-      String body;
-      if (System.getProperty("ingest.client", "").equals("urlconnection")) {
-        var u = (java.net.HttpURLConnection) java.net.URI.create(server.base() + "?query=" + query).toURL().openConnection();
-        u.setDoOutput(true);
-        u.setRequestMethod("POST");
-        u.setFixedLengthStreamingMode(Files.size(csv));
-        try (var os = u.getOutputStream(); var is = Files.newInputStream(csv)) {
-          byte[] buf = new byte[1 << 20];
-          for (int n; (n = is.read(buf)) > 0; ) {
-            os.write(buf, 0, n);
-          }
-        }
-        status = u.getResponseCode();
-        body = new String((status == 200 ? u.getInputStream() : u.getErrorStream()).readAllBytes());
-      } else {
-        var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-            java.net.URI.create(server.base() + "?query=" + query)).POST(java.net.http.HttpRequest.BodyPublishers.ofFile(csv))
-            .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
-        status = r.statusCode();
-        body = r.body();
-      }
+      // What `bin/travertine load --port P --table hits --format csv --header FILE` runs: the file
+      // streamed as the body of the server's HTTP insert.
+      java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+      java.io.PrintStream to = new java.io.PrintStream(said, true, java.nio.charset.StandardCharsets.UTF_8);
+      int rc = dev.travertine.server.tools.Loader.run(new dev.travertine.server.tools.Loader.Options(
+          "jdbc:avatica:remote:url=" + server.base() + ";serialization=protobuf", null, null, "hits", "csv", true, 0,
+          0, List.of(csv), false), to, to);
       double secs = (System.nanoTime() - t0) / 1e9;
       double clientCpu = (cpuNanos() - cpu0) / 1e9;
       double serverCpu = server.cpuSeconds() - serverCpu0;
-      if (status != 200) {
-        throw new IllegalStateException("HTTP insert failed: " + status + " " + body);
+      if (rc != 0) {
+        throw new IllegalStateException("the load over HTTP failed: " + said.toString(java.nio.charset.StandardCharsets.UTF_8));
       }
       long n = Long.parseLong(BenchSql.one(c, "SELECT COUNT(*) FROM hits"));
       if (n != rows) {
         throw new IllegalStateException("the server loaded " + n + " rows, expected " + rows);
       }
       System.out.printf(Locale.ROOT, "Travertine over HTTP: %.2f s (%,.0f rows/s; CPU %.1f s in the server, %.1f s in"
-          + " the client sending the file)%n", secs, rows / secs, serverCpu, clientCpu);
+          + " the loader sending the file)%n", secs, rows / secs, serverCpu, clientCpu);
       BenchSql.exec(c, "DROP TABLE hits"); // its merges would compete with the next load
       return secs;
     }

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -45,6 +46,9 @@ public final class Loader {
   }
 
   private Loader() {}
+
+  /** Bytes per read of the files and per chunk of a remote load's request body. */
+  private static final int UPLOAD_CHUNK = 1 << 20;
 
   /** The format a file name's extension names ({@code .gz}/{@code .zst} looked through), else csv. */
   public static String formatOf(String fileName) {
@@ -267,28 +271,75 @@ public final class Loader {
       totalBytes += Files.size(f);
     }
     Progress progress = new Progress(totalBytes, o.terminal(), err);
-    InputStream body = binary(o.format()) ? Files.newInputStream(o.files().get(0)) : bodyOf(o, progress);
-    java.net.http.HttpRequest.Builder req = java.net.http.HttpRequest.newBuilder(java.net.URI.create(uri.toString()))
-        .POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> body))
-        .header("Content-Type", "text/csv");
+    // HttpURLConnection streams the body from our buffer straight to the socket: java.net.http's
+    // client took 3-7 s of CPU to send a 2.9 GB CSV to a server on the same machine, this 1 s.
+    java.net.HttpURLConnection http = (java.net.HttpURLConnection) java.net.URI.create(uri.toString()).toURL()
+        .openConnection();
+    http.setRequestMethod("POST");
+    http.setDoOutput(true);
+    http.setChunkedStreamingMode(UPLOAD_CHUNK);
+    http.setRequestProperty("Content-Type", "text/csv");
     if (user != null) {
-      req.header("Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(
+      http.setRequestProperty("Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(
           (user + ":" + (password == null ? "" : password)).getBytes(StandardCharsets.UTF_8)));
     }
-    java.net.http.HttpResponse<String> resp = java.net.http.HttpClient.newHttpClient().send(req.build(),
-        java.net.http.HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    IOException sending = null;
+    try (InputStream body = binary(o.format()) ? Files.newInputStream(o.files().get(0)) : bodyOf(o, progress)) {
+      OutputStream to = http.getOutputStream();
+      byte[] buf = new byte[UPLOAD_CHUNK];
+      while (true) {
+        int n;
+        try {
+          n = body.read(buf);
+        } catch (IOException e) {
+          // A file that cannot be read (or decompressed) to its end: the connection is dropped without
+          // the body's last chunk, so the server sees a cut request and loads nothing of it.
+          http.disconnect();
+          throw e;
+        }
+        if (n < 0) {
+          break;
+        }
+        try {
+          to.write(buf, 0, n);
+        } catch (IOException e) {
+          sending = e; // the server may have answered (and closed) before the whole body went: its answer says why
+          break;
+        }
+      }
+      if (sending == null) {
+        try {
+          to.close(); // the last chunk: the body is complete
+        } catch (IOException e) {
+          sending = e;
+        }
+      }
+    }
+    int status;
+    try {
+      status = http.getResponseCode();
+    } catch (IOException e) {
+      if (sending != null) {
+        e.addSuppressed(sending);
+      }
+      throw e;
+    }
+    String answer;
+    try (InputStream in = status >= 400 ? http.getErrorStream() : http.getInputStream()) {
+      answer = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
     if (o.terminal()) {
       err.print("\r");
     }
-    if (resp.statusCode() != 200) {
-      String msg = resp.body().strip();
+    if (status != 200) {
+      String msg = answer.strip();
       if (o.files().size() == 1) {
         msg = msg.replace(" body:", " " + o.files().get(0) + ":");
       }
-      err.println("stopped: " + (resp.statusCode() == 401 ? "authentication failed (HTTP 401)" : msg));
+      err.println("stopped: " + (status == 401 ? "authentication failed (HTTP 401)" : msg));
       return 1;
     }
-    String summary = resp.headers().firstValue("X-Travertine-Summary").orElse("");
+    String summary = java.util.Objects.requireNonNullElse(http.getHeaderField("X-Travertine-Summary"), "");
     java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"written_rows\":\"(\\d+)\".*\"bad_rows\":\"(\\d+)\"")
         .matcher(summary);
     long rows = -1;
