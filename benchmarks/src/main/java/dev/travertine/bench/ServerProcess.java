@@ -31,6 +31,8 @@ final class ServerProcess implements AutoCloseable {
     }
     String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd = new ArrayList<>(List.of(javaBin, "-Xmx8g"));
+    // As bin/travertine starts a server: its whole heap committed and touched before it serves.
+    cmd.addAll(List.of("-Xms8g", "-XX:+AlwaysPreTouch"));
     cmd.addAll(collectorOptions());
     cmd.addAll(List.of("-Dcom.google.protobuf.use_unsafe_pre22_gencode=true",
         "-cp", System.getProperty("java.class.path"), "dev.travertine.server.TravertineCli", "server", "--data",
