@@ -53,7 +53,7 @@ public final class IngestBench {
     boolean withDuck = Boolean.parseBoolean(System.getProperty("ingest.duckdb", "true"));
     boolean withHttp = Boolean.parseBoolean(System.getProperty("ingest.http", "true"));
     boolean withEmbedded = Boolean.parseBoolean(System.getProperty("ingest.embedded", "true"));
-    try (ServerProcess server = withHttp ? ServerProcess.start(dataDir.resolve("ingest-server"), threads,
+    try (ServerProcess server = withHttp ? ServerProcess.startTouched(dataDir.resolve("ingest-server"), threads,
         dataDir.resolve("ingest-server.log")) : null) {
       for (int run = 0; run < runs; run++) {
         if (withEmbedded) {
@@ -115,7 +115,7 @@ public final class IngestBench {
         throw new IllegalStateException("the server loaded " + n + " rows, expected " + rows);
       }
       System.out.printf(Locale.ROOT, "Travertine over HTTP: %.2f s (%,.0f rows/s; CPU %.1f s in the server, %.1f s in"
-          + " the loader sending the file)%n", secs, rows / secs, serverCpu, clientCpu);
+          + " this JVM, whose loader sends the file)%n", secs, rows / secs, serverCpu, clientCpu);
       BenchSql.exec(c, "DROP TABLE hits"); // its merges would compete with the next load
       return secs;
     }

@@ -20,19 +20,34 @@ final class ServerProcess implements AutoCloseable {
   /** Starts a server on a fresh data directory {@code dir}, its output in {@code log}; waits until it answers. */
   static ServerProcess start(Path dir, int threads, Path log) throws Exception {
     HitsEngine.deleteAll(dir);
-    return restart(dir, threads, log);
+    return restart(dir, threads, log, false);
+  }
+
+  /**
+   * Starts a server on a fresh data directory as {@code bin/travertine server} does, its whole heap
+   * committed and touched first (what a speed comparison wants; harnesses that restart servers
+   * often do without).
+   */
+  static ServerProcess startTouched(Path dir, int threads, Path log) throws Exception {
+    HitsEngine.deleteAll(dir);
+    return restart(dir, threads, log, true);
   }
 
   /** Starts a server on {@code dir} as it is (after a crash, say); waits until it answers. */
   static ServerProcess restart(Path dir, int threads, Path log) throws Exception {
+    return restart(dir, threads, log, false);
+  }
+
+  private static ServerProcess restart(Path dir, int threads, Path log, boolean touchHeap) throws Exception {
     int port;
     try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
     String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd = new ArrayList<>(List.of(javaBin, "-Xmx8g"));
-    // As bin/travertine starts a server: its whole heap committed and touched before it serves.
-    cmd.addAll(List.of("-Xms8g", "-XX:+AlwaysPreTouch"));
+    if (touchHeap) { // as bin/travertine starts a server: its whole heap committed and touched before it serves
+      cmd.addAll(List.of("-Xms8g", "-XX:+AlwaysPreTouch"));
+    }
     cmd.addAll(collectorOptions());
     cmd.addAll(List.of("-Dcom.google.protobuf.use_unsafe_pre22_gencode=true",
         "-cp", System.getProperty("java.class.path"), "dev.travertine.server.TravertineCli", "server", "--data",

@@ -284,49 +284,52 @@ public final class Loader {
           (user + ":" + (password == null ? "" : password)).getBytes(StandardCharsets.UTF_8)));
     }
     IOException sending = null;
-    try (InputStream body = binary(o.format()) ? Files.newInputStream(o.files().get(0)) : bodyOf(o, progress)) {
-      OutputStream to = http.getOutputStream();
-      byte[] buf = new byte[UPLOAD_CHUNK];
-      while (true) {
-        int n;
-        try {
-          n = body.read(buf);
-        } catch (IOException e) {
-          // A file that cannot be read (or decompressed) to its end: the connection is dropped without
-          // the body's last chunk, so the server sees a cut request and loads nothing of it.
-          http.disconnect();
-          throw e;
-        }
-        if (n < 0) {
-          break;
-        }
-        try {
-          to.write(buf, 0, n);
-        } catch (IOException e) {
-          sending = e; // the server may have answered (and closed) before the whole body went: its answer says why
-          break;
-        }
-      }
-      if (sending == null) {
-        try {
-          to.close(); // the last chunk: the body is complete
-        } catch (IOException e) {
-          sending = e;
-        }
-      }
-    }
     int status;
-    try {
-      status = http.getResponseCode();
-    } catch (IOException e) {
-      if (sending != null) {
-        e.addSuppressed(sending);
-      }
-      throw e;
-    }
     String answer;
-    try (InputStream in = status >= 400 ? http.getErrorStream() : http.getInputStream()) {
-      answer = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    boolean complete = false;
+    try {
+      try (InputStream body = binary(o.format()) ? Files.newInputStream(o.files().get(0)) : bodyOf(o, progress)) {
+        OutputStream to = http.getOutputStream();
+        byte[] buf = new byte[UPLOAD_CHUNK];
+        while (true) {
+          // A file that cannot be read (or decompressed) to its end throws here: the finally below
+          // drops the connection without the body's last chunk, so the server sees a cut request and
+          // loads nothing of it.
+          int n = body.read(buf);
+          if (n < 0) {
+            break;
+          }
+          try {
+            to.write(buf, 0, n);
+          } catch (IOException e) {
+            sending = e; // the server may have answered (and closed) before the whole body went: its answer says why
+            break;
+          }
+        }
+        if (sending == null) {
+          try {
+            to.close(); // the last chunk: the body is complete
+          } catch (IOException e) {
+            sending = e;
+          }
+        }
+      }
+      try {
+        status = http.getResponseCode();
+      } catch (IOException e) {
+        if (sending != null) {
+          e.addSuppressed(sending);
+        }
+        throw e;
+      }
+      try (InputStream in = status >= 400 ? http.getErrorStream() : http.getInputStream()) {
+        answer = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      }
+      complete = true;
+    } finally {
+      if (!complete) {
+        http.disconnect();
+      }
     }
     if (o.terminal()) {
       err.print("\r");

@@ -54,16 +54,19 @@ public final class BlockReader {
      */
     In(byte[] b, int pos, int end, boolean scratch) {
       this.b = b;
+      this.start = pos;
       this.pos = pos;
       this.end = end;
       this.scratch = scratch;
     }
 
     final boolean scratch;
+    /** Where the bytes begin in {@code b}. */
+    final int start;
 
     void need(int n, String what) {
       if (n < 0 || pos + n > end || pos + n < 0) {
-        throw corrupt(this, "truncated in " + what + " (" + end + " bytes)");
+        throw corrupt(this, "truncated in " + what + " (" + (end - start) + " bytes)");
       }
     }
 
