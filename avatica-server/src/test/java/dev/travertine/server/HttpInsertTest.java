@@ -43,6 +43,12 @@ class HttpInsertTest {
 
   private static HttpResponse<String> post(TravertineServer s, String user, String password, String query,
       byte[] body, String encoding) throws Exception {
+    return post(s, user, password, query, body, encoding, null);
+  }
+
+  /** {@code query} may append {@code &name=value} settings; a null header is not sent. */
+  private static HttpResponse<String> post(TravertineServer s, String user, String password, String query,
+      byte[] body, String encoding, String contentType) throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.port() + "/?query="
         + URLEncoder.encode(query, StandardCharsets.UTF_8).replace("%26", "&").replace("%3D", "=")))
         .POST(HttpRequest.BodyPublishers.ofByteArray(body));
@@ -52,6 +58,9 @@ class HttpInsertTest {
     }
     if (encoding != null) {
       b.header("Content-Encoding", encoding);
+    }
+    if (contentType != null) {
+      b.header("Content-Type", contentType);
     }
     return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
@@ -207,13 +216,9 @@ class HttpInsertTest {
       for (int i = 0; i < 50_000; i++) {
         csv.append(i).append(",a=").append(i).append("&query=DROP TABLE f&b\n").append('\n');
       }
-      String auth = "Basic " + Base64.getEncoder().encodeToString("alice:s3cret".getBytes(StandardCharsets.UTF_8));
       for (String body : List.of("-1,x=1&y=2\n", csv.toString())) {
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.port()
-            + "/?query=" + URLEncoder.encode("INSERT INTO f FORMAT CSV", StandardCharsets.UTF_8)
-            + "&input_format_allow_errors_num=0"))
-            .header("Content-Type", "application/x-www-form-urlencoded").header("Authorization", auth)
-            .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = post(s, "alice", "s3cret", "INSERT INTO f FORMAT CSV&input_format_allow_errors_num=0",
+            body.getBytes(StandardCharsets.UTF_8), null, "application/x-www-form-urlencoded");
         assertEquals(200, r.statusCode(), r.body());
       }
       assertEquals(50_001, count(c, "f"));
@@ -225,6 +230,7 @@ class HttpInsertTest {
         assertEquals("a=49999&query=DROP TABLE f&b", rs.getString(1));
       }
       // A malformed URL escape (which java.net.URI will not send: a raw request) is a 400, and the body is not loaded.
+      String auth = "Basic " + Base64.getEncoder().encodeToString("alice:s3cret".getBytes(StandardCharsets.UTF_8));
       try (java.net.Socket sock = new java.net.Socket("127.0.0.1", s.port())) {
         sock.getOutputStream().write(("POST /?query=INSERT%20INTO%20f%20FORMAT%20CSV&x=%zz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             + "Authorization: " + auth + "\r\nContent-Length: 5\r\nConnection: close\r\n\r\n-2,y\n")
