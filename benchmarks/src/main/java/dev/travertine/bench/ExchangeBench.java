@@ -30,6 +30,14 @@ public final class ExchangeBench {
   private ExchangeBench() {}
 
   private static final String SECRET = "exchange-bench";
+  /** Which setups and marshalling modes run (for profiling one of them): -Dexchange.setups=r1, -Dexchange.marshalling=1. */
+  private static final List<String> SETUPS = List.of(System.getProperty("exchange.setups", "r1,r3").split(","));
+  private static final int[] MARSHALLING = java.util.Arrays.stream(System.getProperty("exchange.marshalling", "0,1")
+      .split(",")).mapToInt(Integer::parseInt).toArray();
+  /** network_compression_method of the runs with replicas: -Dexchange.compression=zstd. */
+  private static final String COMPRESSION = System.getProperty("exchange.compression", "lz4");
+  /** More JVM options of the replica processes (a profiler's): -Dexchange.replicaOptions="-XX:StartFlightRecording=...". */
+  private static final String REPLICA_OPTIONS = System.getProperty("exchange.replicaOptions", "");
 
   /** Queries whose replicas send much: many groups, a top-N over a string key, many rows. */
   static final List<String[]> QUERIES = List.of(
@@ -89,7 +97,7 @@ public final class ExchangeBench {
         System.out.printf(Locale.ROOT, "# hits copied to S3Proxy as hits_s3 in %.1f s%n", (System.nanoTime() - t0) / 1e9);
         tables.add("hits_s3");
       }
-      for (int i = 1; i <= 3; i++) {
+      for (int i = 1; i <= (SETUPS.contains("r3") ? 3 : 1); i++) {
         Path dir = dataDir.resolve("exchange-replica-" + i);
         nodes.add(start(dir, cache + ";exchange.port=" + ports[i] + cluster + s3Settings + ";max_threads=" + threads));
       }
@@ -111,16 +119,22 @@ public final class ExchangeBench {
           q[0] = table + " | " + q[0];
           q[1] = q[1].replace("FROM hits", "FROM " + table);
           BenchSql.exec(c, "SET enable_parallel_replicas = 0");
-          Measured alone = measure(runner, c, q[1], runs);
+          Measured alone = measure(runner, c, q[1], runs, List.of(List.of())).get(0);
           print(q[0], "1 node", "-", alone, alone);
-          for (String setup : List.of("r1", "r3")) {
+          for (String setup : SETUPS) {
             BenchSql.exec(c, "SET enable_parallel_replicas = 1");
             BenchSql.exec(c, "SET cluster_for_parallel_replicas = '" + setup + "'");
-            for (int parallel : new int[] {0, 1}) {
-              BenchSql.exec(c, "SET enable_parallel_blocks_marshalling = " + parallel);
-              Measured m = measure(runner, c, q[1], runs);
+            // The marshalling modes take turns run by run, so that a drift of the machine (a collection,
+            // another process) falls on both alike.
+            List<List<String>> modes = new ArrayList<>();
+            for (int parallel : MARSHALLING) {
+              modes.add(List.of("SET enable_parallel_blocks_marshalling = " + parallel,
+                  "SET network_compression_method = '" + COMPRESSION + "'"));
+            }
+            List<Measured> ms = measure(runner, c, q[1], runs, modes);
+            for (int k = 0; k < MARSHALLING.length; k++) {
               print(q[0], setup.equals("r1") ? "initiator + 1 replica" : "initiator + 3 replicas",
-                  parallel == 1 ? "parallel" : "connection thread", m, alone);
+                  MARSHALLING[k] == 1 ? "parallel" : "connection thread", ms.get(k), alone);
             }
           }
           BenchSql.exec(c, "SET enable_parallel_replicas = 0");
@@ -146,8 +160,23 @@ public final class ExchangeBench {
 
   private static Process start(Path dir, String settings) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb = new ProcessBuilder(java, "-Xmx3g", "-Dcom.google.protobuf.use_unsafe_pre22_gencode=true",
-        "-cp", System.getProperty("java.class.path"), ExchangeNode.class.getName(), dir.toString(), settings);
+    // As bin/travertine server runs a node (a young generation of a quarter of the heap, 32 MiB
+    // regions, huge pages, no preventive collections), with a 3 GiB heap: four nodes share the machine.
+    List<String> command = new ArrayList<>(List.of(java, "-Xmx3g", "-XX:NewSize=768m",
+        "-Dcom.google.protobuf.use_unsafe_pre22_gencode=true"));
+    for (String o : ServerProcess.collectorOptions()) {
+      if (!o.contains("NewSize")) {
+        command.add(o);
+      }
+    }
+    for (String o : REPLICA_OPTIONS.trim().split("\\s+")) {
+      if (!o.isEmpty()) {
+        command.add(o.replace("%n", dir.getFileName().toString()));
+      }
+    }
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), ExchangeNode.class.getName(), dir.toString(),
+        settings));
+    ProcessBuilder pb = new ProcessBuilder(command);
     pb.redirectErrorStream(true);
     Process p = pb.start();
     BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
@@ -175,26 +204,58 @@ public final class ExchangeBench {
 
   private record Measured(double medianMs, double receivedMiB, List<List<Object>> rows, String error) {}
 
-  private static Measured measure(QueryRunner runner, Connection c, String sql, int runs) throws Exception {
-    QueryRunner.Run cold = runner.run(c, sql);
-    if (cold.error() != null) {
-      return new Measured(Double.NaN, 0, null, cold.error());
+  /**
+   * Each variant (the statements that set it up) runs once cold, then {@code runs} times hot, the
+   * variants taking turns.
+   */
+  private static List<Measured> measure(QueryRunner runner, Connection c, String sql, int runs,
+      List<List<String>> variants) throws Exception {
+    int n = variants.size();
+    List<List<List<Object>>> answers = new ArrayList<>();
+    String[] errors = new String[n];
+    List<List<Double>> times = new ArrayList<>();
+    long[] bytes = new long[n];
+    for (int v = 0; v < n; v++) {
+      times.add(new ArrayList<>());
+      setUp(c, variants.get(v));
+      QueryRunner.Run cold = runner.run(c, sql);
+      errors[v] = cold.error();
+      answers.add(cold.rows());
     }
-    List<Double> times = new ArrayList<>();
-    long bytes = 0;
     for (int r = 0; r < runs; r++) {
-      long before = BenchSql.event(c, "ExchangeReceivedBytes");
-      QueryRunner.Run run = runner.run(c, sql);
-      if (run.error() != null) {
-        return new Measured(Double.NaN, 0, null, run.error());
+      for (int v = 0; v < n; v++) {
+        if (errors[v] != null) {
+          continue;
+        }
+        setUp(c, variants.get(v));
+        long before = BenchSql.event(c, "ExchangeReceivedBytes");
+        QueryRunner.Run run = runner.run(c, sql);
+        if (run.error() != null) {
+          errors[v] = run.error();
+          continue;
+        }
+        bytes[v] += BenchSql.event(c, "ExchangeReceivedBytes") - before;
+        times.get(v).add(run.millis());
       }
-      bytes += BenchSql.event(c, "ExchangeReceivedBytes") - before;
-      times.add(run.millis());
     }
-    times.sort(null);
-    double median = times.size() % 2 == 1 ? times.get(times.size() / 2)
-        : (times.get(times.size() / 2 - 1) + times.get(times.size() / 2)) / 2;
-    return new Measured(median, bytes / (double) runs / (1 << 20), cold.rows(), null);
+    List<Measured> out = new ArrayList<>();
+    for (int v = 0; v < n; v++) {
+      if (errors[v] != null) {
+        out.add(new Measured(Double.NaN, 0, null, errors[v]));
+        continue;
+      }
+      List<Double> t = times.get(v);
+      t.sort(null);
+      double median = t.size() % 2 == 1 ? t.get(t.size() / 2) : (t.get(t.size() / 2 - 1) + t.get(t.size() / 2)) / 2;
+      out.add(new Measured(median, bytes[v] / (double) runs / (1 << 20), answers.get(v), null));
+    }
+    return out;
+  }
+
+  private static void setUp(Connection c, List<String> statements) throws Exception {
+    for (String s : statements) {
+      BenchSql.exec(c, s);
+    }
   }
 
   private static void print(String query, String setup, String marshalling, Measured m, Measured alone) {
