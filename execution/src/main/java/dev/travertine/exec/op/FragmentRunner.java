@@ -253,9 +253,13 @@ public final class FragmentRunner {
     };
   }
 
-  private static SortBuffer merge(List<SortBuffer> partials, List<DataType> types, Step.Sort s) {
+  /** The workers' buffers as one: each sorts its own on the pool, then they merge as sorted runs. */
+  private SortBuffer merge(List<SortBuffer> partials, List<DataType> types, Step.Sort s) {
     if (partials.isEmpty()) {
       return new SortBuffer(types, s.keys(), s.bound());
+    }
+    if (partials.size() > 1) {
+      scan.workers().run(partials.size(), k -> partials.get(k).prepare(), cancelCheck);
     }
     SortBuffer into = partials.get(0);
     for (int k = 1; k < partials.size(); k++) {

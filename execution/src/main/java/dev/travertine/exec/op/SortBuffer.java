@@ -18,6 +18,12 @@ import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
  * A small bound (top-N) uses a max-heap of the best rows instead: most rows cost one comparison
  * with the heap's worst. Ties keep their input order. Each worker fills its own buffer;
  * {@link #merge} combines them.
+ *
+ * <p>Without a heap, the buffer notes whether every batch it was given is in order by itself
+ * (a replica's sorted output arrives so, block by block, and so does a buffer merged in): it then
+ * merges those sorted runs, pairwise, in log2(runs) passes, instead of sorting all its rows
+ * again. The first batch out of order ends the noting (on unsorted input that is the first batch,
+ * after a comparison or two), and a full sort follows as before.
  */
 public final class SortBuffer {
   private final List<DataType> types;
@@ -31,6 +37,12 @@ public final class SortBuffer {
   private int count;
   /** Estimated bytes of the batches held. */
   private long held;
+  /**
+   * Where each sorted run of {@code refs} begins (the first {@code runCount}), while every run
+   * added so far was in order by itself ({@code runs != null}); null: refs are in no known order.
+   */
+  private int[] runs = new int[16];
+  private int runCount;
 
   /** {@code bound}: the rows to keep from the start of the order (-1 = all). */
   public SortBuffer(List<DataType> types, List<Step.SortKey> keys, long bound) {
@@ -43,6 +55,9 @@ public final class SortBuffer {
     this.bound = bound;
     this.heap = bound >= 0 && bound <= HEAP_MAX_BOUND;
     this.compactAt = bound < 0 || bound > Integer.MAX_VALUE / 4 ? Integer.MAX_VALUE : (int) Math.max(2 * bound, 4096);
+    if (heap) {
+      runs = null; // a heap's refs are in heap order
+    }
   }
 
   /** Rows held. */
@@ -76,12 +91,34 @@ public final class SortBuffer {
       }
       return;
     }
+    int from = count;
     for (int k = 0; k < n; k++) {
       refs[count++] = bi | sel[k];
     }
+    noteRun(from);
     if (count > compactAt) {
       compact();
     }
+  }
+
+  /** Notes the refs {@code from .. count)} just added as a run, if they are in order by themselves. */
+  private void noteRun(int from) {
+    if (runs == null || from == count) {
+      return;
+    }
+    for (int i = from + 1; i < count; i++) {
+      if (compareRefs(refs[i - 1], refs[i]) > 0) {
+        runs = null;
+        return;
+      }
+    }
+    if (runCount > 0 && compareRefs(refs[from - 1], refs[from]) <= 0) {
+      return; // it continues the run before it
+    }
+    if (runCount == runs.length) {
+      runs = java.util.Arrays.copyOf(runs, 2 * runCount);
+    }
+    runs[runCount++] = from;
   }
 
   /** Top-N with a small bound keeps a max-heap of the best rows (the worst on top). */
@@ -148,12 +185,50 @@ public final class SortBuffer {
     }
   }
 
-  /** Adds every row another buffer holds. */
+  /**
+   * Adds every row another buffer holds (which is not used afterwards). Without heaps, the other
+   * is sorted and its batches and references are taken over as they are, one more sorted run
+   * beside this buffer's (sorted first unless it holds runs already), which its next sort merges.
+   */
   public void merge(SortBuffer other) {
     other.sort(); // its rows in order, so ties keep their input order here too
-    for (ScanBatch b : other.materialize(0, other.count, Integer.MAX_VALUE)) {
-      add(b);
+    if (heap || other.heap) {
+      for (ScanBatch b : other.materialize(0, other.count, Integer.MAX_VALUE)) {
+        add(b);
+      }
+      return;
     }
+    if (other.count == 0) {
+      return;
+    }
+    if ((long) batches.size() + other.batches.size() >= (1 << 30)) {
+      throw new IllegalStateException("Cannot sort: too many batches");
+    }
+    if (runs == null) {
+      sort(); // now one run
+    }
+    long base = (long) batches.size() << 32;
+    batches.addAll(other.batches);
+    held += other.held;
+    if (count + other.count > refs.length) {
+      refs = java.util.Arrays.copyOf(refs, Math.max(refs.length * 2, count + other.count));
+    }
+    int from = count;
+    for (int i = 0; i < other.count; i++) {
+      refs[count++] = other.refs[i] + base; // the same row in the same batch, now numbered after ours
+    }
+    if (runCount == runs.length) {
+      runs = java.util.Arrays.copyOf(runs, 2 * runCount);
+    }
+    runs[runCount++] = from;
+    if (count > compactAt) {
+      compact();
+    }
+  }
+
+  /** Sorts now (a worker sorts its own buffer before the buffers are merged). */
+  void prepare() {
+    sort();
   }
 
   /** Bytes held: the references and the batches' vectors (strings by their selected bytes). */
@@ -175,8 +250,59 @@ public final class SortBuffer {
     return bytes;
   }
 
+  /** Puts the refs in order: merges the sorted runs when there are such, else sorts them all. */
   private void sort() {
-    LongArrays.quickSort(refs, 0, count, this::compareRefs);
+    if (runs == null) {
+      LongArrays.quickSort(refs, 0, count, this::compareRefs);
+      if (!heap) {
+        runs = new int[16]; // one run now, until something out of order comes
+        runCount = count > 0 ? 1 : 0;
+      }
+      return;
+    }
+    if (runCount <= 1) {
+      return;
+    }
+    long[] src = refs;
+    long[] dst = new long[count];
+    int[] st = java.util.Arrays.copyOf(runs, runCount + 1);
+    st[runCount] = count;
+    int n = runCount;
+    while (n > 1) {
+      int m = 0;
+      for (int i = 0; i < n; i += 2) {
+        int lo = st[i];
+        int mid = st[Math.min(i + 1, n)];
+        int hi = st[Math.min(i + 2, n)];
+        mergeRuns(src, lo, mid, hi, dst);
+        st[m++] = lo;
+      }
+      st[m] = count;
+      n = m;
+      long[] t = src;
+      src = dst;
+      dst = t;
+    }
+    if (src != refs) {
+      System.arraycopy(src, 0, refs, 0, count);
+    }
+    runCount = 1;
+  }
+
+  /** Merges the sorted {@code src[lo .. mid)} and {@code src[mid .. hi)} into {@code dst[lo .. hi)}. */
+  private void mergeRuns(long[] src, int lo, int mid, int hi, long[] dst) {
+    if (mid == hi || compareRefs(src[mid - 1], src[mid]) <= 0) {
+      System.arraycopy(src, lo, dst, lo, hi - lo);
+      return;
+    }
+    int a = lo;
+    int b = mid;
+    int o = lo;
+    while (a < mid && b < hi) {
+      dst[o++] = compareRefs(src[b], src[a]) < 0 ? src[b++] : src[a++];
+    }
+    System.arraycopy(src, a, dst, o, mid - a);
+    System.arraycopy(src, b, dst, o + (mid - a), hi - b);
   }
 
   private int compareRefs(long a, long b) {
@@ -220,6 +346,8 @@ public final class SortBuffer {
         refs[count++] = bi | b.sel()[k];
       }
     }
+    runs = new int[16]; // what is kept is in order: one run
+    runCount = count > 0 ? 1 : 0;
   }
 
   /** Rows {@code from .. to)} of the sorted references, copied into batches of {@code batchSize}. */

@@ -390,4 +390,127 @@ class SortBufferTest {
     assertEquals(unbounded.bytes(), huge.bytes(), "a bound of Long.MAX_VALUE compacted the buffer");
     assertRows("Long.MAX_VALUE bound", actual(unbounded, types, 0, -1, 4096), actual(huge, types, 0, Long.MAX_VALUE, 4096));
   }
+
+  /**
+   * Batches sorted by themselves, as a replica's sorted output arrives: slices of 1 to 4 sorted
+   * parts of the input, some with gaps in their selection, in a random order.
+   */
+  static List<ScanBatch> sortedSlices(Random rnd, Input in, List<Step.SortKey> keys) {
+    int parts = 1 + rnd.nextInt(4);
+    List<SortBuffer> sorters = new ArrayList<>();
+    for (int p = 0; p < parts; p++) {
+      sorters.add(new SortBuffer(TYPES, keys, -1));
+    }
+    in.batches.forEach(b -> sorters.get(rnd.nextInt(parts)).add(b));
+    List<ScanBatch> slices = new ArrayList<>();
+    for (SortBuffer s : sorters) {
+      for (ScanBatch b : s.result(0, -1, 1 + rnd.nextInt(300))) {
+        if (rnd.nextInt(3) == 0) {
+          int[] sel = new int[(b.size() + 1) / 2];
+          for (int k = 0; k < sel.length; k++) {
+            sel[k] = 2 * k;
+          }
+          b = new ScanBatch(b.cols(), sel, sel.length);
+        }
+        slices.add(b);
+      }
+    }
+    java.util.Collections.shuffle(slices, rnd);
+    return slices;
+  }
+
+  /**
+   * Sorted runs are merged, not sorted again: the result must be a stable sort's all the same,
+   * also when an unsorted batch comes among them (the buffer then sorts everything).
+   */
+  @Test void sortedRunsGiveAStableSort() {
+    for (long seed = 1; seed <= 30; seed++) {
+      Random rnd = new Random(seed);
+      Input in = input(rnd, columns(rnd, 2 + rnd.nextInt(8)), new Shape(400, 0.1, 0.3), 1 + rnd.nextInt(40));
+      List<Step.SortKey> keys = randomKeys(rnd, TYPES.size());
+      List<ScanBatch> fed = sortedSlices(rnd, in, keys);
+      boolean unsorted = rnd.nextInt(4) == 0;
+      if (unsorted) {
+        fed.add(rnd.nextInt(fed.size() + 1), in.batches.get(rnd.nextInt(in.batches.size())));
+      }
+      long offset = rnd.nextInt(4) == 0 ? rnd.nextInt(100) : 0;
+      long fetch = rnd.nextBoolean() ? -1 : randomFetch(rnd);
+      SortBuffer buf = new SortBuffer(TYPES, keys, rnd.nextBoolean() ? -1 : Long.MAX_VALUE);
+      List<Object[]> order = new ArrayList<>();
+      for (ScanBatch b : fed) {
+        buf.add(b);
+        order.addAll(VectorFixtures.rows(b, TYPES));
+      }
+      String what = "seed " + seed + ", " + fed.size() + " batches" + (unsorted ? " with an unsorted one" : "")
+          + ", keys " + keys + " offset " + offset + " fetch " + fetch;
+      assertRows(what, expected(order, keys, TYPES, offset, fetch), actual(buf, TYPES, offset, fetch, 300));
+    }
+  }
+
+  /** Buffers of sorted runs merged into one (the initiator's receiving workers' buffers). */
+  @Test void mergeOfBuffersOfSortedRuns() {
+    for (long seed = 1; seed <= 20; seed++) {
+      Random rnd = new Random(seed);
+      Input in = input(rnd, columns(rnd, 2 + rnd.nextInt(6)), new Shape(400, 0.1, 0.3), 5 + rnd.nextInt(40));
+      List<Step.SortKey> keys = randomKeys(rnd, TYPES.size());
+      int parts = 2 + rnd.nextInt(3);
+      List<SortBuffer> bufs = new ArrayList<>();
+      List<List<Object[]>> partRows = new ArrayList<>();
+      for (int p = 0; p < parts; p++) {
+        bufs.add(new SortBuffer(TYPES, keys, -1));
+        partRows.add(new ArrayList<>());
+      }
+      for (ScanBatch b : sortedSlices(rnd, in, keys)) {
+        int p = rnd.nextInt(parts);
+        bufs.get(p).add(b);
+        partRows.get(p).addAll(VectorFixtures.rows(b, TYPES));
+      }
+      if (rnd.nextBoolean()) {
+        bufs.forEach(SortBuffer::prepare); // as FragmentRunner does, on its pool
+      }
+      SortBuffer into = bufs.get(0);
+      for (int p = 1; p < parts; p++) {
+        into.merge(bufs.get(p));
+      }
+      List<Object[]> order = new ArrayList<>();
+      partRows.forEach(order::addAll);
+      assertRows("seed " + seed + ", " + parts + " buffers, keys " + keys, expected(order, keys, TYPES, 0, -1),
+          actual(into, TYPES, 0, -1, 500));
+    }
+  }
+
+  /**
+   * A bound past the heap's (no heap) compacts the buffer to its best rows while sorted runs keep
+   * coming: what it keeps is one run, and the runs after it merge with it.
+   */
+  @Test void compactionBetweenSortedRuns() {
+    List<DataType> types = List.of(BIG, BIG);
+    List<Step.SortKey> keys = List.of(new Step.SortKey(1, true, false));
+    int bound = 70_000;
+    SortBuffer buf = new SortBuffer(types, keys, bound);
+    Random rnd = new Random(7);
+    List<long[]> all = new ArrayList<>();
+    long id = 0;
+    for (int i = 0; i < 300; i++) {
+      long[] values = new long[1024];
+      for (int j = 0; j < values.length; j++) {
+        values[j] = rnd.nextInt(50_000);
+      }
+      Arrays.sort(values);
+      LongColumnVector a = new LongColumnVector(1024);
+      LongColumnVector k = new LongColumnVector(1024);
+      for (int j = 0; j < 1024; j++) { // descending, as the key is
+        a.vector[j] = id;
+        k.vector[j] = values[1023 - j];
+        all.add(new long[] {id++, k.vector[j]});
+      }
+      buf.add(new ScanBatch(new ColumnVector[] {a, k}, Columns.identity(1024), 1024));
+    }
+    all.sort((x, y) -> Long.compare(y[1], x[1])); // stable: ties by id
+    List<Object[]> expected = new ArrayList<>();
+    for (long[] r : all.subList(0, bound)) {
+      expected.add(new Object[] {r[0], r[1]});
+    }
+    assertRows("300 sorted runs, bound " + bound, expected, actual(buf, types, 0, bound, 4096));
+  }
 }
