@@ -36,6 +36,8 @@ public final class ExchangeBench {
       .split(",")).mapToInt(Integer::parseInt).toArray();
   /** network_compression_method of the runs with replicas: -Dexchange.compression=zstd. */
   private static final String COMPRESSION = System.getProperty("exchange.compression", "lz4");
+  /** network_zstd_compression_level of the runs with replicas (with zstd): -Dexchange.zstdLevel=9. */
+  private static final String ZSTD_LEVEL = System.getProperty("exchange.zstdLevel", "1");
   /** More JVM options of the replica processes (a profiler's): -Dexchange.replicaOptions="-XX:StartFlightRecording=...". */
   private static final String REPLICA_OPTIONS = System.getProperty("exchange.replicaOptions", "");
 
@@ -134,7 +136,8 @@ public final class ExchangeBench {
             List<List<String>> modes = new ArrayList<>();
             for (int parallel : MARSHALLING) {
               modes.add(List.of("SET enable_parallel_blocks_marshalling = " + parallel,
-                  "SET network_compression_method = '" + COMPRESSION + "'"));
+                  "SET network_compression_method = '" + COMPRESSION + "'",
+                  "SET network_zstd_compression_level = " + Integer.parseInt(ZSTD_LEVEL)));
             }
             List<Measured> ms = measure(runner, c, q[1], runs, modes);
             for (int k = 0; k < MARSHALLING.length; k++) {
