@@ -19,8 +19,10 @@ import java.util.concurrent.TimeUnit;
  * processes on loopback: this JVM is the initiator and owns the ClickBench-like hits table (the
  * one {@link ClickBench} loads, reused); replica processes read its parts from the shared
  * directory. Queries whose partial results are large run on this node alone, then with 1 and 3
- * replicas, each with {@code enable_parallel_blocks_marshalling} 0 and 1: median of the hot
- * runs, QPS, bytes received per second, and whether the answer equals the single node's.
+ * replicas, each with {@code enable_parallel_blocks_marshalling} 0 and 1 (taking turns run by
+ * run): median of the hot runs, QPS, bytes received per second, cores busy (the CPU time of all
+ * node processes over the runs' wall time: 2.0 is a saturated 2-core machine), and whether the
+ * answer equals the single node's.
  *
  * <p>Usage: {@code bench/run exchange [rows=10000000] [runs=5] [threads=2] [dataDir|-] [queries=all|0,2]
  * [storage=local|s3|both]}. With s3, the table is copied to S3Proxy in this JVM (in memory) as
@@ -114,8 +116,8 @@ public final class ExchangeBench {
           runs, threads, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
           LocalDate.now());
       System.out.println("# " + context);
-      System.out.println("| Table | Query | Setup | Marshalling | Median ms | QPS | Received MiB | MiB/s | Answer |");
-      System.out.println("|---|---|---|---|--:|--:|--:|--:|---|");
+      System.out.println("| Table | Query | Setup | Marshalling | Median ms | QPS | Received MiB | MiB/s | Cores busy | Answer |");
+      System.out.println("|---|---|---|---|--:|--:|--:|--:|--:|---|");
       try (QueryRunner runner = new QueryRunner(900)) {
         for (String table : tables) {
         for (int qi = 0; qi < QUERIES.size(); qi++) {
@@ -126,7 +128,7 @@ public final class ExchangeBench {
           q[0] = table + " | " + q[0];
           q[1] = q[1].replace("FROM hits", "FROM " + table);
           BenchSql.exec(c, "SET enable_parallel_replicas = 0");
-          Measured alone = measure(runner, c, q[1], runs, List.of(List.of())).get(0);
+          Measured alone = measure(runner, c, q[1], runs, List.of(List.of()), nodes).get(0);
           print(q[0], "1 node", "-", alone, alone);
           for (String setup : SETUPS) {
             BenchSql.exec(c, "SET enable_parallel_replicas = 1");
@@ -139,7 +141,7 @@ public final class ExchangeBench {
                   "SET network_compression_method = '" + COMPRESSION + "'",
                   "SET network_zstd_compression_level = " + Integer.parseInt(ZSTD_LEVEL)));
             }
-            List<Measured> ms = measure(runner, c, q[1], runs, modes);
+            List<Measured> ms = measure(runner, c, q[1], runs, modes, nodes);
             for (int k = 0; k < MARSHALLING.length; k++) {
               print(q[0], setup.equals("r1") ? "initiator + 1 replica" : "initiator + 3 replicas",
                   MARSHALLING[k] == 1 ? "parallel" : "connection thread", ms.get(k), alone);
@@ -210,19 +212,33 @@ public final class ExchangeBench {
     return p;
   }
 
-  private record Measured(double medianMs, double receivedMiB, List<List<Object>> rows, String error) {}
+  /** {@code coresBusy}: CPU time of every node process over the hot runs, divided by their wall time. */
+  private record Measured(double medianMs, double receivedMiB, double coresBusy, List<List<Object>> rows,
+      String error) {}
+
+  /** CPU time so far of this JVM (the initiator) and the replica processes, in nanoseconds. */
+  private static long cpuNanos(List<Process> nodes) {
+    long t = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
+    for (Process p : nodes) {
+      t += p.toHandle().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
+    }
+    return t;
+  }
 
   /**
    * Each variant (the statements that set it up) runs once cold, then {@code runs} times hot, the
    * variants taking turns.
    */
   private static List<Measured> measure(QueryRunner runner, Connection c, String sql, int runs,
-      List<List<String>> variants) throws Exception {
+      List<List<String>> variants, List<Process> nodes) throws Exception {
     int n = variants.size();
     List<List<List<Object>>> answers = new ArrayList<>();
     String[] errors = new String[n];
     List<List<Double>> times = new ArrayList<>();
     long[] bytes = new long[n];
+    long[] cpu = new long[n];
+    double[] wallMs = new double[n];
     for (int v = 0; v < n; v++) {
       times.add(new ArrayList<>());
       setUp(c, variants.get(v));
@@ -237,7 +253,10 @@ public final class ExchangeBench {
         }
         setUp(c, variants.get(v));
         long before = BenchSql.event(c, "ExchangeReceivedBytes");
+        long cpuBefore = cpuNanos(nodes);
         QueryRunner.Run run = runner.run(c, sql);
+        cpu[v] += cpuNanos(nodes) - cpuBefore;
+        wallMs[v] += run.millis();
         if (run.error() != null) {
           errors[v] = run.error();
           continue;
@@ -249,13 +268,14 @@ public final class ExchangeBench {
     List<Measured> out = new ArrayList<>();
     for (int v = 0; v < n; v++) {
       if (errors[v] != null) {
-        out.add(new Measured(Double.NaN, 0, null, errors[v]));
+        out.add(new Measured(Double.NaN, 0, Double.NaN, null, errors[v]));
         continue;
       }
       List<Double> t = times.get(v);
       t.sort(null);
       double median = t.size() % 2 == 1 ? t.get(t.size() / 2) : (t.get(t.size() / 2 - 1) + t.get(t.size() / 2)) / 2;
-      out.add(new Measured(median, bytes[v] / (double) runs / (1 << 20), answers.get(v), null));
+      out.add(new Measured(median, bytes[v] / (double) runs / (1 << 20), cpu[v] / 1e6 / wallMs[v], answers.get(v),
+          null));
     }
     return out;
   }
@@ -272,8 +292,9 @@ public final class ExchangeBench {
     String answer = m.error() != null ? "error: " + m.error()
         : (ordered ? String.valueOf(m.rows()).equals(String.valueOf(alone.rows()))
             : sorted(m.rows()).equals(sorted(alone.rows()))) ? "same (" + m.rows().size() + " rows)" : "DIFFERENT";
-    System.out.printf(Locale.ROOT, "| %s | %s | %s | %.0f | %.2f | %.1f | %.0f | %s |%n", query, setup, marshalling,
-        m.medianMs(), 1000 / m.medianMs(), m.receivedMiB(), m.receivedMiB() / (m.medianMs() / 1000), answer);
+    System.out.printf(Locale.ROOT, "| %s | %s | %s | %.0f | %.2f | %.1f | %.0f | %.2f | %s |%n", query, setup, marshalling,
+        m.medianMs(), 1000 / m.medianMs(), m.receivedMiB(), m.receivedMiB() / (m.medianMs() / 1000), m.coresBusy(),
+        answer);
     System.out.flush();
   }
 
