@@ -226,9 +226,14 @@ public final class SortBuffer {
     }
   }
 
-  /** Sorts now (a worker sorts its own buffer before the buffers are merged). */
+  /**
+   * Sorts now (a worker sorts its own buffer before the buffers are merged). A heap stays a heap:
+   * rows are still offered to it when other buffers merge into it, and it is small.
+   */
   void prepare() {
-    sort();
+    if (!heap) {
+      sort();
+    }
   }
 
   /** Bytes held: the references and the batches' vectors (strings by their selected bytes). */

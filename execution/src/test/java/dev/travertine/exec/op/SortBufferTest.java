@@ -287,13 +287,18 @@ class SortBufferTest {
         bufs.get(p).add(in.batches.get(i));
         partRows.get(p).addAll(in.rows.get(i));
       }
+      boolean prepared = rnd.nextBoolean();
+      if (prepared) {
+        bufs.forEach(SortBuffer::prepare); // as FragmentRunner does, on its pool, before it merges them
+      }
       SortBuffer into = bufs.get(0);
       for (int p = 1; p < parts; p++) {
         into.merge(bufs.get(p));
       }
       List<Object[]> order = new ArrayList<>();
       partRows.forEach(order::addAll);
-      String what = "seed " + seed + ", " + parts + " buffers, keys " + keys + " offset " + offset + " fetch " + fetch;
+      String what = "seed " + seed + ", " + parts + " buffers" + (prepared ? " prepared" : "") + ", keys " + keys
+          + " offset " + offset + " fetch " + fetch;
       assertRows(what, expected(order, keys, TYPES, offset, fetch), actual(into, TYPES, offset, fetch, 500));
     }
   }
