@@ -187,6 +187,10 @@ class ParallelReplicasSqlTest {
     check("SELECT k, s FROM t WHERE s LIKE '%a%' AND i + si > 10");
     check("SELECT s, count(*) AS n FROM t GROUP BY s ORDER BY n DESC, s LIMIT 5");
     check("SELECT count(*) FROM t WHERE k BETWEEN 1000 AND 4500 AND d > 0");
+    // Full sorts: every node sorts its share, the initiator merges the sorted blocks as runs.
+    check("SELECT k, i, s, d FROM t ORDER BY i DESC, k");
+    check("SELECT s, ts, k, dc FROM t WHERE MOD(k, 3) <> 0 ORDER BY s NULLS FIRST, ts DESC, k");
+    check("SELECT k, r FROM t ORDER BY r, k LIMIT 70000 OFFSET 3"); // past a top-N heap's bound
   }
 
   @Test @Order(4)
