@@ -81,9 +81,12 @@ public final class TravertineCli {
       "                 SIGTERM (Ctrl-C) stops it cleanly.",
       "  benchmark (-u URL | --data DIR | --host H [--port N] [--user U --password P])",
       "            (-q SQL ... | -f FILE) [-i N] [-c N] [-t SECONDS] [--warmup N] [--cumulative] [--json]",
+      "            [--SETTING=VALUE ...]",
       "                 Run queries repeatedly (N iterations, default 100, or for SECONDS) on",
-      "                 -c connections and print QPS, rows/s and MiB/s read, result rows/s and",
-      "                 latency percentiles, per query and overall (like clickhouse-benchmark).",
+      "                 -c connections and print QPS, rows/s and MiB/s read, MiB/s received from",
+      "                 parallel replicas, result rows/s and latency percentiles, per query and",
+      "                 overall (like clickhouse-benchmark). --max_threads=2 and other session",
+      "                 settings are SET on every connection.",
       "  load (-u URL | --data DIR | --host H [--port N] [--user U --password P])",
       "       --table T [--format csv|tsv|jsoneachrow|parquet|orc] [--header] [--max-errors N] [--delimiter C]",
       "       [--null-string S] [--batch N] FILE...",
@@ -339,6 +342,7 @@ public final class TravertineCli {
     double seconds = -1;
     int warmup = 1;
     boolean json = false;
+    java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
     try {
       for (int i = 0; i < args.size(); i++) {
         String a = args.get(i);
@@ -348,6 +352,17 @@ public final class TravertineCli {
         }
         if (a.equals("--cumulative")) {
           continue; // the report covers the whole run: it is cumulative
+        }
+        if (a.startsWith("--") && a.indexOf('=') > 2) { // a session setting, as clickhouse-benchmark takes them
+          String name = a.substring(2, a.indexOf('='));
+          try {
+            name = dev.travertine.mergetree.settings.Settings.require(name,
+                dev.travertine.mergetree.settings.Setting.Scope.SESSION).name();
+          } catch (IllegalArgumentException e) {
+            return usageError(err, "benchmark: " + a + ": " + e.getMessage());
+          }
+          settings.put(name, a.substring(a.indexOf('=') + 1));
+          continue;
         }
         if (i + 1 >= args.size()) {
           return usageError(err, "benchmark: " + a + " needs a value");
@@ -392,7 +407,8 @@ public final class TravertineCli {
     }
     try {
       return dev.travertine.server.tools.Benchmark.run(new dev.travertine.server.tools.Benchmark.Options(
-          url, target.user(), target.password, queries, iterations, concurrency, seconds, warmup, json), out, err);
+          url, target.user(), target.password, queries, iterations, concurrency, seconds, warmup, json, settings), out,
+          err);
     } catch (Exception e) {
       Throwable c = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
       err.println("travertine: benchmark: " + c.getMessage());

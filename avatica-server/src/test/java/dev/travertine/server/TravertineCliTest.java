@@ -239,4 +239,28 @@ class TravertineCliTest {
     assertTrue(r.out().contains("'1'"), r.out());
     assertFalse(r.out().contains("'3'"), r.out());
   }
+
+  /** Settings on benchmark's command line are SET on its connections: a limit they set fails the run. */
+  @Test
+  void benchmarkTakesSessionSettings(@TempDir Path dir) throws Exception {
+    String data = dir.resolve("d").toString();
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:travertine:" + data);
+        java.sql.Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE b (k BIGINT) ORDER BY k");
+      st.execute("INSERT INTO b SELECT number FROM TABLE(numbers(5000))");
+    }
+    String q = "SELECT count(*) FROM b WHERE k > 10";
+    Result ok = run("benchmark", "--data", data, "-q", q, "-i", "3", "--max_threads=1", "--max_rows_to_read=100000");
+    assertEquals(0, ok.code(), ok.err());
+    assertTrue(ok.out().contains("queries: 3,"), ok.out());
+    Result limited = run("benchmark", "--data", data, "-q", q, "-i", "3", "--max_rows_to_read=10");
+    assertEquals(1, limited.code(), limited.out());
+    assertTrue(limited.err().contains("max_rows_to_read"), limited.err());
+    Result unknown = run("benchmark", "--data", data, "-q", q, "--no_such_setting=1");
+    assertEquals(2, unknown.code());
+    assertTrue(unknown.err().contains("Unknown setting: no_such_setting"), unknown.err());
+    Result bad = run("benchmark", "--data", data, "-q", q, "--max_threads=lots");
+    assertEquals(1, bad.code(), bad.out());
+    assertTrue(bad.err().contains("max_threads"), bad.err());
+  }
 }

@@ -23,12 +23,29 @@ import java.util.function.LongSupplier;
  * clickhouse-benchmark does — queries executed, QPS, RPS (rows read per second), MiB/s read,
  * result rows/s and result MiB/s, and latency percentiles — per query and overall. Rows and bytes
  * read come from the server's counters (system.events SelectedRows / ReadBytes), sampled
- * before and after the run.
+ * before and after the run, and so do the bytes its queries received from other nodes
+ * (ExchangeReceivedBytes: parallel replicas). Settings ({@code --max_threads=2} on the command
+ * line, as clickhouse-benchmark takes them) are SET on every connection before it runs queries.
  */
 public final class Benchmark {
   /** What to run. */
   public record Options(String url, String user, String password, List<String> queries, long iterations,
-      int concurrency, double seconds, int warmup, boolean json) {}
+      int concurrency, double seconds, int warmup, boolean json, Map<String, String> settings) {
+    public Options {
+      settings = Map.copyOf(settings);
+      for (String name : settings.keySet()) {
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_.]*")) {
+          throw new IllegalArgumentException("Not a setting name: " + name);
+        }
+      }
+    }
+
+    /** Without settings. */
+    public Options(String url, String user, String password, List<String> queries, long iterations, int concurrency,
+        double seconds, int warmup, boolean json) {
+      this(url, user, password, queries, iterations, concurrency, seconds, warmup, json, Map.of());
+    }
+  }
 
   /** Measurements of one query (or all). */
   static final class Stats {
@@ -123,6 +140,7 @@ public final class Benchmark {
     long[] after = serverCounters(control);
     long rowsRead = after[0] - before[0];
     long bytesRead = after[1] - before[1];
+    long received = after[2] - before[2];
     Stats all = new Stats("all");
     for (Stats s : perQuery) {
       all.latenciesNanos.addAll(s.latenciesNanos);
@@ -131,7 +149,7 @@ public final class Benchmark {
     }
     long executed = all.latenciesNanos.size();
     if (o.json()) {
-      out.println(json(o, perQuery, all, elapsed, rowsRead, bytesRead));
+      out.println(json(o, perQuery, all, elapsed, rowsRead, bytesRead, received));
       return 0;
     }
     out.printf(Locale.ROOT, "Queries executed: %d.%n%n", executed);
@@ -139,20 +157,24 @@ public final class Benchmark {
       for (int i = 0; i < perQuery.size(); i++) {
         Stats s = perQuery.get(i);
         out.printf(Locale.ROOT, "Query %d: %s%n", i + 1, s.query);
-        report(out, o, s, elapsed, -1, -1);
+        report(out, o, s, elapsed, -1, -1, 0);
       }
       out.println("All queries:");
     }
-    report(out, o, all, elapsed, rowsRead, bytesRead);
+    report(out, o, all, elapsed, rowsRead, bytesRead, received);
     return 0;
   }
 
-  private static void report(PrintStream out, Options o, Stats s, double elapsed, long rowsRead, long bytesRead) {
+  /** {@code received}: bytes from other nodes (shown when there were any). */
+  private static void report(PrintStream out, Options o, Stats s, double elapsed, long rowsRead, long bytesRead,
+      long received) {
     long n = s.latenciesNanos.size();
-    out.printf(Locale.ROOT, "%s, queries: %d, QPS: %.3f, %sresult RPS: %.3f, result MiB/s: %.3f.%n%n",
+    out.printf(Locale.ROOT, "%s, queries: %d, QPS: %.3f, %s%sresult RPS: %.3f, result MiB/s: %.3f.%n%n",
         o.url(), n, n / elapsed,
         rowsRead < 0 ? "" : String.format(Locale.ROOT, "RPS: %.3f, MiB/s: %.3f, ", rowsRead / elapsed,
             bytesRead / elapsed / 1048576.0),
+        received <= 0 ? "" : String.format(Locale.ROOT, "received from replicas MiB/s: %.3f, ",
+            received / elapsed / 1048576.0),
         s.resultRows / elapsed, s.resultBytes / elapsed / 1048576.0);
     for (Map.Entry<String, Double> e : percentiles(s.latenciesNanos).entrySet()) {
       out.printf(Locale.ROOT, "%s\t\t%.3f sec.%n", e.getKey(), e.getValue());
@@ -161,10 +183,11 @@ public final class Benchmark {
   }
 
   private static String json(Options o, List<Stats> perQuery, Stats all, double elapsed, long rowsRead,
-      long bytesRead) {
+      long bytesRead, long received) {
     StringBuilder sb = new StringBuilder("{\"url\": \"").append(esc(o.url())).append("\", \"seconds\": ")
         .append(String.format(Locale.ROOT, "%.3f", elapsed)).append(", \"rows_read\": ").append(rowsRead)
-        .append(", \"bytes_read\": ").append(bytesRead).append(", \"queries\": [");
+        .append(", \"bytes_read\": ").append(bytesRead).append(", \"bytes_received\": ").append(received)
+        .append(", \"queries\": [");
     List<Stats> list = new ArrayList<>(perQuery);
     list.add(all);
     for (int i = 0; i < list.size(); i++) {
@@ -193,7 +216,21 @@ public final class Benchmark {
       p.setProperty("user", o.user());
       p.setProperty("password", o.password() == null ? "" : o.password());
     }
-    return DriverManager.getConnection(o.url(), p);
+    Connection c = DriverManager.getConnection(o.url(), p);
+    try (Statement s = c.createStatement()) {
+      for (Map.Entry<String, String> e : new java.util.TreeMap<>(o.settings()).entrySet()) {
+        s.execute("SET " + e.getKey() + " = " + literal(e.getValue()));
+      }
+    } catch (SQLException e) {
+      c.close();
+      throw e;
+    }
+    return c;
+  }
+
+  /** A setting's value as SET takes it: a number as it is, anything else quoted. */
+  static String literal(String value) {
+    return value.matches("-?[0-9]+(\\.[0-9]+)?") ? value : "'" + value.replace("'", "''") + "'";
   }
 
   /** Runs a query to the end; returns {result rows, result bytes (approximate text size)}. */
@@ -219,14 +256,16 @@ public final class Benchmark {
     }
   }
 
-  /** {SelectedRows, ReadBytes} from the server's system.events. */
+  private static final List<String> COUNTERS = List.of("SelectedRows", "ReadBytes", "ExchangeReceivedBytes");
+
+  /** {SelectedRows, ReadBytes, ExchangeReceivedBytes} from the server's system.events (0: none yet). */
   private static long[] serverCounters(Connection c) throws SQLException {
     try (Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT event, \"value\" FROM system.events "
-            + "WHERE event IN ('SelectedRows', 'ReadBytes')")) {
-      long[] v = new long[2];
+            + "WHERE event IN ('SelectedRows', 'ReadBytes', 'ExchangeReceivedBytes')")) {
+      long[] v = new long[COUNTERS.size()];
       while (rs.next()) {
-        v[rs.getString(1).equals("SelectedRows") ? 0 : 1] = rs.getLong(2);
+        v[COUNTERS.indexOf(rs.getString(1))] = rs.getLong(2);
       }
       return v;
     }

@@ -63,4 +63,60 @@ class BenchmarkTest {
     double rowsPerQuery = rps / qps;
     assertTrue(rowsPerQuery > 40_000 && rowsPerQuery < 60_000, text);
   }
+
+  private static int freePort() throws Exception {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static long received(Connection c) throws Exception {
+    try (Statement s = c.createStatement();
+        java.sql.ResultSet rs = s.executeQuery("SELECT \"value\" FROM system.events WHERE event = 'ExchangeReceivedBytes'")) {
+      return rs.next() ? rs.getLong(1) : 0;
+    }
+  }
+
+  /**
+   * With parallel replicas (a second node in this JVM reading the same directory), the report
+   * gives the bytes received from replicas, as the initiator's counter counts them; settings
+   * turn the replicas on. Without them, nothing is received and the report says nothing of it.
+   */
+  @Test
+  void reportsBytesReceivedFromReplicas() throws Exception {
+    int[] ports = {freePort(), freePort()};
+    String cluster = ";cluster.secret=bench-test;cluster.c.replicas=127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1];
+    String url = "jdbc:travertine:" + dir.resolve("node0") + ";exchange.port=" + ports[0] + cluster;
+    try (Connection replica = DriverManager.getConnection("jdbc:travertine:" + dir.resolve("node1") + ";exchange.port="
+        + ports[1] + cluster); Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE b (k BIGINT, g BIGINT) ORDER BY k SETTINGS index_granularity = 1000");
+      for (int part = 0; part < 12; part++) {
+        s.execute("INSERT INTO b SELECT number + " + part * 20_000 + ", number % 5000 FROM TABLE(numbers(20000))");
+        s.execute("SYSTEM FLUSH TABLE b");
+      }
+      String q = "SELECT g, count(*), sum(k) FROM b GROUP BY g ORDER BY g LIMIT 3";
+      Map<String, String> on = Map.of("enable_parallel_replicas", "1", "cluster_for_parallel_replicas", "c",
+          "enable_parallel_blocks_marshalling", "0");
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+      // Whether the replica gets tasks depends on timing (the initiator steals what is left), so
+      // each run is checked against what the counter says it received.
+      for (boolean json : new boolean[] {true, false, false}) {
+        bytes.reset();
+        long before = received(c);
+        assertEquals(0, Benchmark.run(new Benchmark.Options(url, null, null, List.of(q), 10, 1, -1, 0, json, on), out,
+            out));
+        long delta = received(c) - before;
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        if (json) {
+          assertTrue(text.contains("\"bytes_received\": " + delta + ","), "counter moved by " + delta + ": " + text);
+        } else {
+          assertEquals(delta > 0, text.contains("received from replicas MiB/s: "), delta + " bytes: " + text);
+        }
+      }
+      bytes.reset();
+      assertEquals(0, Benchmark.run(new Benchmark.Options(url, null, null, List.of(q), 3, 1, -1, 0, false), out, out));
+      assertTrue(!bytes.toString(StandardCharsets.UTF_8).contains("received from replicas"), bytes.toString());
+    }
+  }
 }
