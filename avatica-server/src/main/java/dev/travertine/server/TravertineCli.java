@@ -355,13 +355,17 @@ public final class TravertineCli {
         }
         if (a.startsWith("--") && a.indexOf('=') > 2) { // a session setting, as clickhouse-benchmark takes them
           String name = a.substring(2, a.indexOf('='));
+          String value = a.substring(a.indexOf('=') + 1);
           try {
-            name = dev.travertine.mergetree.settings.Settings.require(name,
-                dev.travertine.mergetree.settings.Setting.Scope.SESSION).name();
+            dev.travertine.mergetree.settings.Setting setting = dev.travertine.mergetree.settings.Settings.require(name,
+                dev.travertine.mergetree.settings.Setting.Scope.SESSION);
+            setting.normalize(value);
+            name = setting.name();
           } catch (IllegalArgumentException e) {
-            return usageError(err, "benchmark: " + a + ": " + e.getMessage());
+            return usageError(err, "benchmark: " + a + ": not an option, or " + Character.toLowerCase(
+                e.getMessage().charAt(0)) + e.getMessage().substring(1));
           }
-          settings.put(name, a.substring(a.indexOf('=') + 1));
+          settings.put(name, value);
           continue;
         }
         if (i + 1 >= args.size()) {

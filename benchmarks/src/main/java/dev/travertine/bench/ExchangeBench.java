@@ -40,7 +40,10 @@ public final class ExchangeBench {
   private static final String COMPRESSION = System.getProperty("exchange.compression", "lz4");
   /** network_zstd_compression_level of the runs with replicas (with zstd): -Dexchange.zstdLevel=9. */
   private static final String ZSTD_LEVEL = System.getProperty("exchange.zstdLevel", "1");
-  /** More JVM options of the replica processes (a profiler's): -Dexchange.replicaOptions="-XX:StartFlightRecording=...". */
+  /**
+   * More JVM options of the replica processes (a profiler's), split at spaces, {@code %n} replaced
+   * by the replica's directory name: -Dexchange.replicaOptions=-XX:StartFlightRecording=filename=/tmp/%n.jfr.
+   */
   private static final String REPLICA_OPTIONS = System.getProperty("exchange.replicaOptions", "");
 
   /**

@@ -31,8 +31,14 @@ public final class Benchmark {
   /** What to run. */
   public record Options(String url, String user, String password, List<String> queries, long iterations,
       int concurrency, double seconds, int warmup, boolean json, Map<String, String> settings) {
+    /** {@code settings}: SET in the order given ({@code readonly} last, since it forbids the SETs after it). */
     public Options {
-      settings = Map.copyOf(settings);
+      Map<String, String> ordered = new LinkedHashMap<>(settings);
+      String readonly = ordered.remove("readonly");
+      if (readonly != null) {
+        ordered.put("readonly", readonly);
+      }
+      settings = java.util.Collections.unmodifiableMap(ordered);
       for (String name : settings.keySet()) {
         if (!name.matches("[A-Za-z_][A-Za-z0-9_.]*")) {
           throw new IllegalArgumentException("Not a setting name: " + name);
@@ -91,18 +97,23 @@ public final class Benchmark {
     for (String q : o.queries()) {
       perQuery.add(new Stats(q));
     }
-    // One connection for the whole run: it warms up, reads the server's counters, and keeps an
-    // embedded database (and its counters) open between the measuring connections.
-    try (Connection control = connect(o)) {
+    // One connection for the whole run reads the server's counters (without the run's settings,
+    // which could forbid that query) and keeps an embedded database (and its counters) open
+    // between the measuring connections.
+    try (Connection control = connect(o, false)) {
       return run(o, control, perQuery, out);
     }
   }
 
   private static int run(Options o, Connection control, List<Stats> perQuery, PrintStream out) throws Exception {
-    // Warm-up: each query a few times, not measured.
-    for (int w = 0; w < o.warmup(); w++) {
-      for (String q : o.queries()) {
-        execute(control, q);
+    // Warm-up: each query a few times, not measured, with the run's settings.
+    if (o.warmup() > 0) {
+      try (Connection warm = connect(o, true)) {
+        for (int w = 0; w < o.warmup(); w++) {
+          for (String q : o.queries()) {
+            execute(warm, q);
+          }
+        }
       }
     }
     long[] before = serverCounters(control);
@@ -118,7 +129,7 @@ public final class Benchmark {
       List<Future<?>> fs = new ArrayList<>();
       for (int t = 0; t < o.concurrency(); t++) {
         fs.add(pool.submit(() -> {
-          try (Connection c = connect(o)) {
+          try (Connection c = connect(o, true)) {
             long n;
             while ((n = take.getAsLong()) >= 0) {
               Stats st = perQuery.get((int) (n % perQuery.size()));
@@ -210,15 +221,19 @@ public final class Benchmark {
     return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", " ");
   }
 
-  private static Connection connect(Options o) throws SQLException {
+  /** A connection to the target; {@code withSettings}: the run's settings SET on it. */
+  private static Connection connect(Options o, boolean withSettings) throws SQLException {
     java.util.Properties p = new java.util.Properties();
     if (o.user() != null) {
       p.setProperty("user", o.user());
       p.setProperty("password", o.password() == null ? "" : o.password());
     }
     Connection c = DriverManager.getConnection(o.url(), p);
+    if (!withSettings) {
+      return c;
+    }
     try (Statement s = c.createStatement()) {
-      for (Map.Entry<String, String> e : new java.util.TreeMap<>(o.settings()).entrySet()) {
+      for (Map.Entry<String, String> e : o.settings().entrySet()) {
         s.execute("SET " + e.getKey() + " = " + literal(e.getValue()));
       }
     } catch (SQLException e) {

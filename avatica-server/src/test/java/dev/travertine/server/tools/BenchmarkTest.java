@@ -119,4 +119,32 @@ class BenchmarkTest {
       assertTrue(!bytes.toString(StandardCharsets.UTF_8).contains("received from replicas"), bytes.toString());
     }
   }
+
+  /**
+   * Settings are SET on the measuring connections (a limit fails the run without a warm-up), in
+   * the order given but readonly last (it forbids the SETs after it), and not on the connection
+   * that reads the counters (a result limit would fail that query).
+   */
+  @Test
+  void settingsReachTheMeasuringConnections() throws Exception {
+    String url = "jdbc:travertine:" + dir;
+    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE b (k BIGINT) ORDER BY k");
+      s.execute("INSERT INTO b SELECT number FROM TABLE(numbers(50000))");
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    String q = "SELECT count(*) FROM b WHERE k > 10";
+    Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> Benchmark.run(
+        new Benchmark.Options(url, null, null, List.of(q), 4, 2, -1, 0, false, Map.of("max_rows_to_read", "10")), out,
+        out));
+    assertTrue(String.valueOf(e.getMessage()).contains("max_rows_to_read"), String.valueOf(e));
+    Map<String, String> ordered = new java.util.LinkedHashMap<>();
+    ordered.put("readonly", "1");
+    ordered.put("use_uncompressed_cache", "1");
+    ordered.put("max_result_rows", "1");
+    assertEquals(0, Benchmark.run(new Benchmark.Options(url, null, null, List.of(q), 4, 2, -1, 1, false, ordered),
+        out, out), bytes.toString(StandardCharsets.UTF_8));
+    assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("queries: 4,"), bytes.toString(StandardCharsets.UTF_8));
+  }
 }

@@ -236,9 +236,17 @@ public final class SortBuffer {
     }
   }
 
-  /** Bytes held: the references and the batches' vectors (strings by their selected bytes). */
+  /**
+   * Bytes held: the references and the batches' vectors (strings by their selected bytes), and
+   * while it holds several sorted runs, the array their merge will take besides the references.
+   */
   public long bytes() {
-    return 8L * refs.length + held;
+    return 8L * refs.length + held + (runs == null ? 0 : 4L * runs.length + (runCount > 1 ? 8L * count : 0));
+  }
+
+  /** The sorted runs it holds (1 when sorted), or -1 when its rows are in no known order. */
+  int sortedRuns() {
+    return runs == null ? -1 : runCount;
   }
 
   private static long estimate(ScanBatch b) {

@@ -446,6 +446,9 @@ class SortBufferTest {
         buf.add(b);
         order.addAll(VectorFixtures.rows(b, TYPES));
       }
+      if (!unsorted) {
+        assertTrue(buf.sortedRuns() >= 1 && buf.sortedRuns() <= fed.size(), "runs noted: " + buf.sortedRuns());
+      }
       String what = "seed " + seed + ", " + fed.size() + " batches" + (unsorted ? " with an unsorted one" : "")
           + ", keys " + keys + " offset " + offset + " fetch " + fetch;
       assertRows(what, expected(order, keys, TYPES, offset, fetch), actual(buf, TYPES, offset, fetch, 300));
@@ -517,5 +520,75 @@ class SortBufferTest {
       expected.add(new Object[] {r[0], r[1]});
     }
     assertRows("300 sorted runs, bound " + bound, expected, actual(buf, types, 0, bound, 4096));
+  }
+
+  /** Sorted batches are merged as runs, not sorted again; one batch out of order ends that. */
+  @Test void runsAreNotedAndMerged() {
+    List<DataType> types = List.of(BIG, BIG);
+    List<Step.SortKey> keys = List.of(new Step.SortKey(1, false, false));
+    SortBuffer buf = new SortBuffer(types, keys, -1);
+    long id = 0;
+    for (int b = 0; b < 5; b++) {
+      LongColumnVector a = new LongColumnVector(100);
+      LongColumnVector k = new LongColumnVector(100);
+      for (int j = 0; j < 100; j++) {
+        a.vector[j] = id++;
+        k.vector[j] = (b * 37L) % 11 + 2L * j; // each batch in order, the batches interleaved
+      }
+      buf.add(new ScanBatch(new ColumnVector[] {a, k}, Columns.identity(100), 100));
+    }
+    assertEquals(5, buf.sortedRuns());
+    assertTrue(buf.bytes() >= 8L * 500, "the merge's array is counted: " + buf.bytes());
+    buf.prepare();
+    assertEquals(1, buf.sortedRuns());
+    List<Object[]> rows = actual(buf, types, 0, -1, 1000);
+    for (int i = 1; i < rows.size(); i++) {
+      assertTrue((Long) rows.get(i - 1)[1] <= (Long) rows.get(i)[1], "row " + i);
+    }
+    LongColumnVector a = new LongColumnVector(2);
+    LongColumnVector k = new LongColumnVector(2);
+    k.vector[0] = 5;
+    k.vector[1] = 4;
+    SortBuffer other = new SortBuffer(types, keys, -1);
+    other.add(new ScanBatch(new ColumnVector[] {a, k}, Columns.identity(2), 2));
+    assertEquals(-1, other.sortedRuns());
+  }
+
+  /** Buffers whose rows together pass twice a large bound (no heap) compact while they merge. */
+  @Test void mergeThenCompaction() {
+    for (long seed = 1; seed <= 3; seed++) {
+      Random rnd = new Random(seed);
+      List<DataType> types = List.of(BIG, BIG);
+      List<Step.SortKey> keys = List.of(new Step.SortKey(1, rnd.nextBoolean(), false));
+      int bound = 70_000;
+      List<SortBuffer> bufs = new ArrayList<>();
+      List<long[]> all = new ArrayList<>();
+      long id = 0;
+      for (int p = 0; p < 3; p++) {
+        SortBuffer buf = new SortBuffer(types, keys, bound);
+        for (int b = 0; b < 60; b++) {
+          LongColumnVector a = new LongColumnVector(1024);
+          LongColumnVector k = new LongColumnVector(1024);
+          for (int j = 0; j < 1024; j++) {
+            a.vector[j] = id++;
+            k.vector[j] = rnd.nextInt(40_000);
+            all.add(new long[] {a.vector[j], k.vector[j]});
+          }
+          buf.add(new ScanBatch(new ColumnVector[] {a, k}, Columns.identity(1024), 1024));
+        }
+        bufs.add(buf);
+      }
+      bufs.forEach(SortBuffer::prepare);
+      bufs.get(0).merge(bufs.get(1));
+      bufs.get(0).merge(bufs.get(2));
+      boolean desc = keys.get(0).descending();
+      all.sort((x, y) -> desc ? Long.compare(y[1], x[1]) : Long.compare(x[1], y[1])); // stable: ties by id
+      List<Object[]> expected = new ArrayList<>();
+      for (long[] r : all.subList(0, bound)) {
+        expected.add(new Object[] {r[0], r[1]});
+      }
+      assertRows("seed " + seed + ", 3 buffers of 61,440 rows, bound " + bound, expected,
+          actual(bufs.get(0), types, 0, bound, 4096));
+    }
   }
 }
