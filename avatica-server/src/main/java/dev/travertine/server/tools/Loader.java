@@ -2,9 +2,7 @@ package dev.travertine.server.tools;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -23,10 +21,12 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code travertine load}: bulk loads CSV or TSV files into a table through JDBC batches (one
- * insert per batch), converting each field to its column's type on the client so that bad rows
- * are reported with their line numbers; shows progress (a bar on a terminal, periodic lines
- * otherwise).
+ * {@code travertine load}: bulk loads files into a table. Embedded, the engine's parallel loader
+ * reads them into parts and commits them as one insert; through a server, they go as one HTTP
+ * insert ({@link HttpLoad}); through any other JDBC URL, as JDBC batches (one insert per batch),
+ * each field converted to its column's type on the client so that bad rows are reported with
+ * their line numbers. Progress shows as a bar on a terminal, periodic lines otherwise
+ * ({@link LoadProgress}).
  */
 public final class Loader {
   /** What to load. */
@@ -47,22 +47,19 @@ public final class Loader {
 
   private Loader() {}
 
-  /** Bytes per read of the files and per chunk of a remote load's request body. */
-  private static final int UPLOAD_CHUNK = 1 << 20;
-
   /** The format a file name's extension names ({@code .gz}/{@code .zst} looked through), else csv. */
   public static String formatOf(String fileName) {
     dev.travertine.formats.FileFormat f = dev.travertine.formats.FileFormat.ofExtension(fileName);
     return f == null ? "csv" : f.name().toLowerCase(Locale.ROOT);
   }
 
-  private static boolean binary(String format) {
+  static boolean binary(String format) {
     return format.equals("parquet") || format.equals("orc");
   }
 
   public static int run(Options o, PrintStream out, PrintStream err) throws Exception {
     if (dev.travertine.jdbc.RemoteDriver.isRemote(o.url())) {
-      return runHttp(o, out, err);
+      return HttpLoad.run(o, out, err);
     }
     if (o.url().startsWith(dev.travertine.jdbc.Driver.PREFIX)) {
       return binary(o.format()) ? runEmbeddedFiles(o, out, err) : runEmbedded(o, out, err);
@@ -93,7 +90,7 @@ public final class Loader {
         }
       }
       String sql = "INSERT INTO " + quote(o.table()) + " VALUES (" + "?, ".repeat(types.length - 1) + "?)";
-      Progress progress = new Progress(totalBytes, o.terminal(), err);
+      LoadProgress progress = new LoadProgress(totalBytes, o.terminal(), err);
       long loaded = 0;
       long errors = 0;
       try (PreparedStatement ps = c.prepareStatement(sql)) {
@@ -167,7 +164,7 @@ public final class Loader {
       totalBytes += Files.size(file);
       sources.add(dev.travertine.formats.BulkLoad.Source.file(file));
     }
-    Progress progress = new Progress(totalBytes, o.terminal(), err);
+    LoadProgress progress = new LoadProgress(totalBytes, o.terminal(), err);
     try (Connection c = DriverManager.getConnection(o.url(), p)) {
       dev.travertine.formats.BulkLoad.Result r;
       try {
@@ -209,7 +206,7 @@ public final class Loader {
     }
     var kind = o.format().equals("parquet") ? dev.travertine.formats.FileLoad.Kind.PARQUET
         : dev.travertine.formats.FileLoad.Kind.ORC;
-    Progress progress = new Progress(totalBytes, o.terminal(), err);
+    LoadProgress progress = new LoadProgress(totalBytes, o.terminal(), err);
     try (Connection c = DriverManager.getConnection(o.url(), p)) {
       dev.travertine.formats.BulkLoad.Result r;
       try {
@@ -236,210 +233,7 @@ public final class Loader {
     }
   }
 
-  /**
-   * Through a server: the files go as one streamed body to its HTTP insert
-   * ({@code POST /?query=INSERT INTO t FORMAT CSV}), so the server's parallel loader reads them and
-   * commits them as one insert. Compressed files are decompressed here; with a header, the header
-   * lines of the files after the first are left out.
-   */
-  private static int runHttp(Options o, PrintStream out, PrintStream err) throws Exception {
-    java.util.Map<String, String> props = dev.travertine.jdbc.RemoteDriver.properties(o.url());
-    String base = props.get("url");
-    if (base == null) {
-      throw new IllegalArgumentException("no url= in " + o.url());
-    }
-    String user = o.user() != null ? o.user() : props.get("avatica_user");
-    String password = o.user() != null ? o.password() : props.get("avatica_password");
-    if (binary(o.format()) && o.files().size() != 1) {
-      throw new IllegalArgumentException("over a server, " + o.format() + " files load one per command"
-          + " (each is one insert); embedded (--data) several load as one");
-    }
-    String format = o.format().equals("parquet") ? "Parquet" : o.format().equals("orc") ? "ORC"
-        : o.format().equals("jsoneachrow") ? "JSONEachRow"
-        : (o.format().equals("tsv") ? "TabSeparated" : "CSV") + (o.header() ? "WithNames" : "");
-    String query = "INSERT INTO " + quote(o.table()) + " FORMAT " + format;
-    StringBuilder uri = new StringBuilder(base.endsWith("/") ? base : base + "/").append("?query=")
-        .append(java.net.URLEncoder.encode(query, StandardCharsets.UTF_8));
-    if (o.maxErrors() > 0) {
-      uri.append("&input_format_allow_errors_num=").append(o.maxErrors());
-    }
-    if (o.delimiter() != null || o.nullString() != null) {
-      throw new IllegalArgumentException("--delimiter and --null-string work only when loading embedded (--data)");
-    }
-    long totalBytes = 0;
-    for (Path f : o.files()) {
-      totalBytes += Files.size(f);
-    }
-    Progress progress = new Progress(totalBytes, o.terminal(), err);
-    // HttpURLConnection streams the body from our buffer straight to the socket: java.net.http's
-    // client took 3-7 s of CPU to send a 2.9 GB CSV to a server on the same machine, this 1 s.
-    java.net.HttpURLConnection http = (java.net.HttpURLConnection) java.net.URI.create(uri.toString()).toURL()
-        .openConnection();
-    http.setRequestMethod("POST");
-    http.setDoOutput(true);
-    http.setChunkedStreamingMode(UPLOAD_CHUNK);
-    http.setRequestProperty("Content-Type", "text/csv");
-    if (user != null) {
-      http.setRequestProperty("Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(
-          (user + ":" + (password == null ? "" : password)).getBytes(StandardCharsets.UTF_8)));
-    }
-    IOException sending = null;
-    int status;
-    String answer;
-    boolean complete = false;
-    try {
-      try (InputStream body = binary(o.format()) ? Files.newInputStream(o.files().get(0)) : bodyOf(o, progress)) {
-        OutputStream to = http.getOutputStream();
-        byte[] buf = new byte[UPLOAD_CHUNK];
-        while (true) {
-          // A file that cannot be read (or decompressed) to its end throws here: the finally below
-          // drops the connection without the body's last chunk, so the server sees a cut request and
-          // loads nothing of it.
-          int n = body.read(buf);
-          if (n < 0) {
-            break;
-          }
-          try {
-            to.write(buf, 0, n);
-          } catch (IOException e) {
-            sending = e; // the server may have answered (and closed) before the whole body went: its answer says why
-            break;
-          }
-        }
-        if (sending == null) {
-          try {
-            to.close(); // the last chunk: the body is complete
-          } catch (IOException e) {
-            sending = e;
-          }
-        }
-      }
-      try {
-        status = http.getResponseCode();
-      } catch (IOException e) {
-        if (sending != null) {
-          e.addSuppressed(sending);
-        }
-        throw e;
-      }
-      try (InputStream in = status >= 400 ? http.getErrorStream() : http.getInputStream()) {
-        answer = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      }
-      complete = true;
-    } finally {
-      if (!complete) {
-        http.disconnect();
-      }
-    }
-    if (o.terminal()) {
-      err.print("\r");
-    }
-    if (status != 200) {
-      String msg = answer.strip();
-      if (o.files().size() == 1) {
-        msg = msg.replace(" body:", " " + o.files().get(0) + ":");
-      }
-      err.println("stopped: " + (status == 401 ? "authentication failed (HTTP 401)" : msg));
-      return 1;
-    }
-    String summary = java.util.Objects.requireNonNullElse(http.getHeaderField("X-Travertine-Summary"), "");
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"written_rows\":\"(\\d+)\".*\"bad_rows\":\"(\\d+)\"")
-        .matcher(summary);
-    long rows = -1;
-    long bad = 0;
-    if (m.find()) {
-      rows = Long.parseLong(m.group(1));
-      bad = Long.parseLong(m.group(2));
-    }
-    progress.done(rows);
-    out.printf(Locale.ROOT, "loaded %d rows into %s%s%n", rows, o.table(), bad > 0 ? " (" + bad + " bad rows skipped)" : "");
-    return 0;
-  }
-
-  /** The request body: the files decompressed and concatenated, later files' header lines left out. */
-  private static InputStream bodyOf(Options o, Progress progress) throws IOException {
-    List<InputStream> parts = new ArrayList<>();
-    long[] earlier = {0};
-    for (int i = 0; i < o.files().size(); i++) {
-      Path f = o.files().get(i);
-      dev.travertine.formats.CountingInputStream counting = new dev.travertine.formats.CountingInputStream(new LazyStream(() -> Files.newInputStream(f)));
-      long before = earlier[0];
-      InputStream plain = new java.io.FilterInputStream(new LazyStream(
-          () -> dev.travertine.formats.BulkLoad.decompress(f.toString(), counting))) {
-        @Override public int read(byte[] b, int off, int len) throws IOException {
-          int n = super.read(b, off, len);
-          progress.update(0, before + counting.count());
-          return n;
-        }
-      };
-      if (i > 0 && o.header()) {
-        plain = skipLine(plain);
-      }
-      parts.add(plain);
-      earlier[0] += Files.size(f);
-    }
-    return new java.io.SequenceInputStream(java.util.Collections.enumeration(parts));
-  }
-
-  private static InputStream skipLine(InputStream in) {
-    return new java.io.FilterInputStream(in) {
-      boolean skipped;
-
-      @Override public int read(byte[] b, int off, int len) throws IOException {
-        if (!skipped) {
-          skipped = true;
-          int c;
-          while ((c = in.read()) >= 0 && c != '\n') {
-            // the header line
-          }
-        }
-        return super.read(b, off, len);
-      }
-
-      @Override public int read() throws IOException {
-        byte[] one = new byte[1];
-        int n = read(one, 0, 1);
-        return n <= 0 ? -1 : one[0] & 0xff;
-      }
-    };
-  }
-
-  /** A stream opened when first read (so a list of files is not held open at once, nor decoded early). */
-  private static final class LazyStream extends InputStream {
-    interface Opener {
-      InputStream open() throws IOException;
-    }
-
-    private final Opener opener;
-    private InputStream in;
-
-    LazyStream(Opener opener) {
-      this.opener = opener;
-    }
-
-    private InputStream in() throws IOException {
-      if (in == null) {
-        in = opener.open();
-      }
-      return in;
-    }
-
-    @Override public int read() throws IOException {
-      return in().read();
-    }
-
-    @Override public int read(byte[] b, int off, int len) throws IOException {
-      return in().read(b, off, len);
-    }
-
-    @Override public void close() throws IOException {
-      if (in != null) {
-        in.close();
-      }
-    }
-  }
-
-  private static String quote(String name) {
+  static String quote(String name) {
     return "\"" + name.replace("\"", "\"\"") + "\"";
   }
 
@@ -688,54 +482,6 @@ public final class Loader {
     @Override public void close() throws IOException {
       rows.close();
       reader.close();
-    }
-  }
-
-  /** A progress bar on a terminal, a line every few seconds otherwise. */
-  static final class Progress {
-    private final long totalBytes;
-    private final boolean terminal;
-    private final PrintStream err;
-    private final long start = System.nanoTime();
-    private long lastPrint = System.nanoTime();
-    private long bytes;
-
-    Progress(long totalBytes, boolean terminal, PrintStream err) {
-      this.totalBytes = totalBytes;
-      this.terminal = terminal;
-      this.err = err;
-    }
-
-    void update(long rows, long bytesRead) {
-      bytes = bytesRead;
-      long now = System.nanoTime();
-      long every = terminal ? 200_000_000L : 5_000_000_000L;
-      if (now - lastPrint < every) {
-        return;
-      }
-      lastPrint = now;
-      double secs = (now - start) / 1e9;
-      double frac = totalBytes == 0 ? 1 : Math.min(1, (double) bytes / totalBytes);
-      double rate = rows / secs;
-      double eta = frac > 0 ? secs / frac - secs : 0;
-      if (terminal) {
-        int width = 30;
-        int filled = (int) (frac * width);
-        err.printf(Locale.ROOT, "\r[%s%s] %3.0f%% %,d rows %.1f MB %,.0f rows/s ETA %.0fs ",
-            "=".repeat(filled), " ".repeat(width - filled), frac * 100, rows, bytes / 1e6, rate, eta);
-      } else {
-        err.printf(Locale.ROOT, "%,d rows, %.1f MB (%.0f%%), %,.0f rows/s, ETA %.0fs%n", rows, bytes / 1e6,
-            frac * 100, rate, eta);
-      }
-    }
-
-    void done(long rows) {
-      double secs = (System.nanoTime() - start) / 1e9;
-      if (terminal) {
-        err.print("\r");
-      }
-      err.printf(Locale.ROOT, "%,d rows, %.1f MB in %.1f s (%,.0f rows/s)%n", rows, totalBytes / 1e6, secs,
-          rows / Math.max(secs, 1e-9));
     }
   }
 }
