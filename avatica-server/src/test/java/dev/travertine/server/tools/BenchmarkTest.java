@@ -39,13 +39,19 @@ class BenchmarkTest {
         Benchmark.splitQueries("SELECT 1;\n-- comment\nSELECT 2\n\nSELECT 3;"));
   }
 
-  @Test
-  void reportsQueriesRowsReadAndPercentiles() throws Exception {
+  /** An embedded database in {@code dir} with table b of k = 0 … rows - 1; returns its URL. */
+  private String tableOfNumbers(int rows) throws Exception {
     String url = "jdbc:travertine:" + dir;
     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
       s.execute("CREATE TABLE b (k BIGINT) ORDER BY k");
-      s.execute("INSERT INTO b SELECT number FROM TABLE(numbers(100000))");
+      s.execute("INSERT INTO b SELECT number FROM TABLE(numbers(" + rows + "))");
     }
+    return url;
+  }
+
+  @Test
+  void reportsQueriesRowsReadAndPercentiles() throws Exception {
+    String url = tableOfNumbers(100000);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
     int rc = Benchmark.run(new Benchmark.Options(url, null, null,
@@ -127,11 +133,7 @@ class BenchmarkTest {
    */
   @Test
   void settingsReachTheMeasuringConnections() throws Exception {
-    String url = "jdbc:travertine:" + dir;
-    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE b (k BIGINT) ORDER BY k");
-      s.execute("INSERT INTO b SELECT number FROM TABLE(numbers(50000))");
-    }
+    String url = tableOfNumbers(50000);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
     String q = "SELECT count(*) FROM b WHERE k > 10";
