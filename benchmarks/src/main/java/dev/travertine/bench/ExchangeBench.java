@@ -132,7 +132,8 @@ public final class ExchangeBench {
           q[1] = q[1].replace("FROM hits", "FROM " + table);
           BenchSql.exec(c, "SET enable_parallel_replicas = 0");
           Measured alone = measure(runner, c, q[1], runs, List.of(List.of()), nodes).get(0);
-          print(q[0], "1 node", "-", alone, alone);
+          boolean ordered = q[1].contains("ORDER BY"); // each ends on a unique key
+          print(q[0], "1 node", "-", alone, alone, ordered);
           for (String setup : SETUPS) {
             BenchSql.exec(c, "SET enable_parallel_replicas = 1");
             BenchSql.exec(c, "SET cluster_for_parallel_replicas = '" + setup + "'");
@@ -147,7 +148,7 @@ public final class ExchangeBench {
             List<Measured> ms = measure(runner, c, q[1], runs, modes, nodes);
             for (int k = 0; k < MARSHALLING.length; k++) {
               print(q[0], setup.equals("r1") ? "initiator + 1 replica" : "initiator + 3 replicas",
-                  MARSHALLING[k] == 1 ? "parallel" : "connection thread", ms.get(k), alone);
+                  MARSHALLING[k] == 1 ? "parallel" : "connection thread", ms.get(k), alone, ordered);
             }
           }
           BenchSql.exec(c, "SET enable_parallel_replicas = 0");
@@ -221,8 +222,7 @@ public final class ExchangeBench {
 
   /** CPU time so far of this JVM (the initiator) and the replica processes, in nanoseconds. */
   private static long cpuNanos(List<Process> nodes) {
-    long t = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-        .getOperatingSystemMXBean()).getProcessCpuTime();
+    long t = BenchStats.jvmCpuNanos();
     for (Process p : nodes) {
       t += p.toHandle().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
     }
@@ -258,12 +258,13 @@ public final class ExchangeBench {
         long before = BenchSql.event(c, "ExchangeReceivedBytes");
         long cpuBefore = cpuNanos(nodes);
         QueryRunner.Run run = runner.run(c, sql);
-        cpu[v] += cpuNanos(nodes) - cpuBefore;
-        wallMs[v] += run.millis();
+        long cpuAfter = cpuNanos(nodes);
         if (run.error() != null) {
           errors[v] = run.error();
           continue;
         }
+        cpu[v] += cpuAfter - cpuBefore;
+        wallMs[v] += run.millis();
         bytes[v] += BenchSql.event(c, "ExchangeReceivedBytes") - before;
         times.get(v).add(run.millis());
       }
@@ -274,10 +275,7 @@ public final class ExchangeBench {
         out.add(new Measured(Double.NaN, 0, Double.NaN, null, errors[v]));
         continue;
       }
-      List<Double> t = times.get(v);
-      t.sort(null);
-      double median = t.size() % 2 == 1 ? t.get(t.size() / 2) : (t.get(t.size() / 2 - 1) + t.get(t.size() / 2)) / 2;
-      out.add(new Measured(median, bytes[v] / (double) runs / (1 << 20), cpu[v] / 1e6 / wallMs[v], answers.get(v),
+      out.add(new Measured(BenchStats.median(times.get(v)), bytes[v] / (double) runs / (1 << 20), cpu[v] / 1e6 / wallMs[v], answers.get(v),
           null));
     }
     return out;
@@ -289,9 +287,9 @@ public final class ExchangeBench {
     }
   }
 
-  private static void print(String query, String setup, String marshalling, Measured m, Measured alone) {
-    // Every query but the wide SELECT has an ORDER BY whose keys are unique: its rows compare in order.
-    boolean ordered = !query.endsWith("wide SELECT");
+  /** {@code ordered}: the query's ORDER BY keys are unique, so its rows compare in order (else as a set). */
+  private static void print(String query, String setup, String marshalling, Measured m, Measured alone,
+      boolean ordered) {
     String answer = m.error() != null ? "error: " + m.error()
         : (ordered ? String.valueOf(m.rows()).equals(String.valueOf(alone.rows()))
             : sorted(m.rows()).equals(sorted(alone.rows()))) ? "same (" + m.rows().size() + " rows)" : "DIFFERENT";

@@ -95,7 +95,7 @@ public final class IngestBench {
       BenchSql.exec(c, "CREATE TABLE hits " + HitsSchema.columnDefinitions() + " ENGINE = MergeTree ORDER BY ("
           + HitsSchema.SORT_KEY + ")");
       double serverCpu0 = server.cpuSeconds();
-      long cpu0 = cpuNanos();
+      long cpu0 = BenchStats.jvmCpuNanos();
       long t0 = System.nanoTime();
       // What `bin/travertine load --port P --table hits --format csv --header FILE` runs: the file
       // streamed as the body of the server's HTTP insert.
@@ -105,7 +105,7 @@ public final class IngestBench {
           "jdbc:avatica:remote:url=" + server.base() + ";serialization=protobuf", null, null, "hits", "csv", true, 0,
           0, List.of(csv), false), to, to);
       double secs = (System.nanoTime() - t0) / 1e9;
-      double clientCpu = (cpuNanos() - cpu0) / 1e9;
+      double clientCpu = (BenchStats.jvmCpuNanos() - cpu0) / 1e9;
       double serverCpu = server.cpuSeconds() - serverCpu0;
       if (rc != 0) {
         throw new IllegalStateException("the load over HTTP failed: " + said.toString(java.nio.charset.StandardCharsets.UTF_8));
@@ -127,12 +127,12 @@ public final class IngestBench {
       BenchSql.exec(c, "CREATE TABLE hits " + HitsSchema.columnDefinitions() + " ENGINE = MergeTree ORDER BY ("
           + HitsSchema.SORT_KEY + ")");
       long written0 = BenchSql.event(c, "WriteBufferFromFileDescriptorWriteBytes");
-      long cpu0 = cpuNanos();
+      long cpu0 = BenchStats.jvmCpuNanos();
       long t0 = System.nanoTime();
       BulkLoad.Result r = TableLoad.load(c, new TableLoad.Request("hits", TextFormat.csv().withHeader(true), 0,
           List.of(BulkLoad.Source.file(csv)), null, null));
       double secs = (System.nanoTime() - t0) / 1e9;
-      double cpu = (cpuNanos() - cpu0) / 1e9;
+      double cpu = (BenchStats.jvmCpuNanos() - cpu0) / 1e9;
       if (r.rows() != rows) {
         throw new IllegalStateException("loaded " + r.rows() + " rows, expected " + rows);
       }
@@ -180,11 +180,5 @@ public final class IngestBench {
       System.out.printf(Locale.ROOT, "DuckDB: %.2f s (%,.0f rows/s)%n", secs, rows / secs);
       return secs;
     }
-  }
-
-  /** CPU time of this process (every thread, GC included). */
-  private static long cpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-        .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 }

@@ -276,8 +276,8 @@ public final class Benchmark {
   /** {SelectedRows, ReadBytes, ExchangeReceivedBytes} from the server's system.events (0: none yet). */
   private static long[] serverCounters(Connection c) throws SQLException {
     try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT event, \"value\" FROM system.events "
-            + "WHERE event IN ('SelectedRows', 'ReadBytes', 'ExchangeReceivedBytes')")) {
+        ResultSet rs = s.executeQuery("SELECT event, \"value\" FROM system.events WHERE event IN ('"
+            + String.join("', '", COUNTERS) + "')")) {
       long[] v = new long[COUNTERS.size()];
       while (rs.next()) {
         v[COUNTERS.indexOf(rs.getString(1))] = rs.getLong(2);

@@ -77,10 +77,7 @@ public final class SortBuffer {
     long bi = (long) batches.size() << 32;
     batches.add(b);
     held += estimate(b);
-    int need = heap ? (int) Math.min(bound, count + n) : count + n;
-    if (need > refs.length) {
-      refs = java.util.Arrays.copyOf(refs, Math.max(refs.length * 2, need));
-    }
+    reserveRefs(heap ? (int) Math.min(bound, count + n) : count + n);
     int[] sel = b.sel();
     if (heap) {
       for (int k = 0; k < n; k++) {
@@ -101,6 +98,13 @@ public final class SortBuffer {
     }
   }
 
+  /** Room for {@code need} refs (at least doubling). */
+  private void reserveRefs(int need) {
+    if (need > refs.length) {
+      refs = java.util.Arrays.copyOf(refs, Math.max(refs.length * 2, need));
+    }
+  }
+
   /** Notes the refs {@code from .. count)} just added as a run, if they are in order by themselves. */
   private void noteRun(int from) {
     if (runs == null || from == count) {
@@ -115,10 +119,21 @@ public final class SortBuffer {
     if (runCount > 0 && compareRefs(refs[from - 1], refs[from]) <= 0) {
       return; // it continues the run before it
     }
+    startRun(from);
+  }
+
+  /** A sorted run begins at {@code from} (runs are being noted). */
+  private void startRun(int from) {
     if (runCount == runs.length) {
       runs = java.util.Arrays.copyOf(runs, 2 * runCount);
     }
     runs[runCount++] = from;
+  }
+
+  /** Every ref is in order now: one run (none when empty), and new batches are noted again. */
+  private void oneRun() {
+    runs = new int[16];
+    runCount = count > 0 ? 1 : 0;
   }
 
   /** Top-N with a small bound keeps a max-heap of the best rows (the worst on top). */
@@ -210,17 +225,12 @@ public final class SortBuffer {
     long base = (long) batches.size() << 32;
     batches.addAll(other.batches);
     held += other.held;
-    if (count + other.count > refs.length) {
-      refs = java.util.Arrays.copyOf(refs, Math.max(refs.length * 2, count + other.count));
-    }
+    reserveRefs(count + other.count);
     int from = count;
     for (int i = 0; i < other.count; i++) {
       refs[count++] = other.refs[i] + base; // the same row in the same batch, now numbered after ours
     }
-    if (runCount == runs.length) {
-      runs = java.util.Arrays.copyOf(runs, 2 * runCount);
-    }
-    runs[runCount++] = from;
+    startRun(from);
     if (count > compactAt) {
       compact();
     }
@@ -268,8 +278,7 @@ public final class SortBuffer {
     if (runs == null) {
       LongArrays.quickSort(refs, 0, count, this::compareRefs);
       if (!heap) {
-        runs = new int[16]; // one run now, until something out of order comes
-        runCount = count > 0 ? 1 : 0;
+        oneRun();
       }
       return;
     }
@@ -359,8 +368,7 @@ public final class SortBuffer {
         refs[count++] = bi | b.sel()[k];
       }
     }
-    runs = new int[16]; // what is kept is in order: one run
-    runCount = count > 0 ? 1 : 0;
+    oneRun(); // what is kept is in order
   }
 
   /** Rows {@code from .. to)} of the sorted references, copied into batches of {@code batchSize}. */
