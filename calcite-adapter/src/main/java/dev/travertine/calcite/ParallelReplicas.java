@@ -56,8 +56,14 @@ final class ParallelReplicas {
     if (spec.scan().ordered()) {
       return "the scan reads in sort-key order";
     }
+    if (spec.joins()) {
+      return JOINS;
+    }
     return null;
   }
+
+  /** Why a fragment with joins runs here alone (EXPLAIN says so). */
+  static final String JOINS = "the fragment joins: joins run on this node (no broadcast of a build side yet)";
 
   /** The other nodes a query uses: at most max_parallel_replicas - 1 (this node is one). */
   private static List<Map.Entry<NodeExchange.Peer, ExchangeClient>> replicas(TravertineSession session) {
@@ -68,7 +74,11 @@ final class ParallelReplicas {
 
   /** EXPLAIN's words for the exchange of a fragment, or null when it runs here alone. */
   static String describe(TravertineSession session, VectorizedSpec spec) {
-    if (whyLocal(session, spec) != null) {
+    String why = whyLocal(session, spec);
+    if (why == JOINS) {
+      return "none (" + why + ")";
+    }
+    if (why != null) {
       return null;
     }
     Fragments.Split split = Fragments.split(spec.fragment());

@@ -42,6 +42,12 @@ final class TravertineProgram {
   /** Joins in the tree from which the order is heuristic (4 tables). */
   static final int HEURISTIC_JOIN_COUNT = 3;
 
+  /**
+   * Joins in the tree up to which the vectorized convention is planned (TPC-H's largest query
+   * joins 8 tables); a tree with more keeps Calcite's operators.
+   */
+  static final int MAX_VECTORIZED_JOINS = 8;
+
   private static final List<RelOptRule> EXHAUSTIVE_JOIN_RULES = List.of(CoreRules.JOIN_COMMUTE,
       CoreRules.JOIN_ASSOCIATE, JoinPushThroughJoinRule.LEFT, JoinPushThroughJoinRule.RIGHT);
 
@@ -63,13 +69,8 @@ final class TravertineProgram {
         input = containsMultiJoin(ordered) ? rel : ordered;
         EXHAUSTIVE_JOIN_RULES.forEach(planner::removeRule);
       }
-      // Vectorized operators only for trees without joins (sub-queries are joins by now), for
-      // now: the vectorized subtree under a join has not been checked against the corpus' join
-      // files for planning time (Calcite's rules rewriting vectorized rels once took minutes over
-      // sqllogictest random/groupby/slt_good_11.test; those rels are no longer Filter/Project/
-      // Aggregate/Sort subclasses, so the rules leave them alone).
       boolean vectorized = VectorizedRel.enabled();
-      VectorizedRel.ENABLED.set(vectorized && RelOptUtil.countJoins(input) == 0);
+      VectorizedRel.ENABLED.set(vectorized && RelOptUtil.countJoins(input) <= MAX_VECTORIZED_JOINS);
       if (VectorizedRel.enabled()) {
         input = AggregateRewrites.apply(input);
       }

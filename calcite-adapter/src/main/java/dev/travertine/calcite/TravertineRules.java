@@ -49,7 +49,7 @@ public final class TravertineRules {
 
   public static final List<RelOptRule> ALL = List.of(FILTER, PROJECT, FILE_PROJECT, SORT, TO_ENUMERABLE,
       TABLE_MODIFY, FileScan.RULE, VectorizedScan.RULE, VectorizedScan.FILE_RULE, VectorizedFilter.RULE, VectorizedProject.RULE, VectorizedAggregate.RULE,
-      VectorizedSort.RULE, VectorizedToEnumerable.RULE);
+      VectorizedSort.RULE, VectorizedJoin.RULE, VectorizedToEnumerable.RULE);
 
   public static void register(RelOptPlanner planner) {
     ALL.forEach(planner::addRule);

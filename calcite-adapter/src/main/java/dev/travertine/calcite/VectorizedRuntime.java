@@ -44,9 +44,7 @@ public final class VectorizedRuntime {
     if (spec.files() != null) {
       return new AbstractEnumerable<>() {
         @Override public Enumerator<Object> enumerator() {
-          FileTable files = FileTable.open(session, spec.files());
-          return new Rows(session, null, spec, new FileScanSource(files, spec.files().projection(),
-              session.settings(), session.database().context().scanPool()));
+          return new Rows(session, null, spec, source(session, new VectorizedSpec.Source(null, spec.files())));
         }
       };
     }
@@ -56,6 +54,16 @@ public final class VectorizedRuntime {
         return new Rows(session, table, spec, new Source(table, spec.scan(), session.settings()));
       }
     };
+  }
+
+  /** The scan of a table or of files, with the session's settings. */
+  private static CountedSource source(TravertineSession session, VectorizedSpec.Source s) {
+    if (s.files() != null) {
+      FileTable files = FileTable.open(session, s.files());
+      return new FileScanSource(files, s.files().projection(), session.settings(),
+          session.database().context().scanPool());
+    }
+    return new Source(session.requireTable(s.scan().table()), s.scan(), session.settings());
   }
 
   /** A fragment's scan that counts what it read (for the query's limits and log). */
@@ -162,6 +170,8 @@ public final class VectorizedRuntime {
     private final TravertineSession session;
     private final VectorizedSpec spec;
     private final CountedSource source;
+    /** The scans of the joins' build sides (source k at k - 1), opened when the fragment starts. */
+    private final List<CountedSource> builds = new ArrayList<>();
     private final QueryContext query;
     private final TypeKind[] kinds;
 
@@ -199,9 +209,13 @@ public final class VectorizedRuntime {
     private synchronized void attribute() {
       if (query != null) {
         long read = distributed != null ? distributed.source.rowsRead() : source.rowsRead();
+        long bytes = distributed != null ? 0 : source.bytesRead(); // replicas report rows only
+        for (CountedSource b : builds) {
+          read += b.rowsRead();
+          bytes += b.bytesRead();
+        }
         query.addReadRows(read - attributed);
         attributed = read;
-        long bytes = distributed != null ? 0 : source.bytesRead(); // replicas report rows only
         query.addReadBytes(bytes - attributedBytes);
         attributedBytes = bytes;
       }
@@ -220,8 +234,11 @@ public final class VectorizedRuntime {
           if (table != null && ParallelReplicas.whyLocal(session, spec) == null) {
             distributed = ParallelReplicas.start(session, table, spec, source, this::check, memory, batchSize);
           }
+          for (VectorizedSpec.Source b : spec.joinSources()) {
+            builds.add(source(session, b));
+          }
           it = distributed != null ? distributed.batches
-              : FragmentRunner.run(spec.fragment(), source, this::check, memory, batchSize);
+              : FragmentRunner.run(spec.fragment(), source, k -> builds.get(k - 1), this::check, memory, batchSize);
         }
         while (batch == null || ++k >= batch.size()) {
           attribute();

@@ -8,5 +8,21 @@ import java.util.List;
  * {@link ScanSpec}: the scan (table, projection, pushed filter, read-in-order) or, for files, the
  * {@link FileScanSpec} (the other is null), the fragment's
  * steps, and the SQL type names of its output fields (how rows are handed to Calcite).
+ *
+ * @param joinSources the scans of the fragment's join build sides: a join step's source k is
+ *     {@code joinSources.get(k - 1)} (source 0 is the fragment's own scan)
  */
-public record VectorizedSpec(ScanSpec scan, FileScanSpec files, Fragment fragment, List<String> outputTypes) {}
+public record VectorizedSpec(ScanSpec scan, FileScanSpec files, Fragment fragment, List<String> outputTypes,
+    List<Source> joinSources) {
+  public VectorizedSpec {
+    joinSources = List.copyOf(joinSources);
+  }
+
+  /** A scan of a table ({@code scan}) or of files ({@code files}); the other is null. */
+  public record Source(ScanSpec scan, FileScanSpec files) {}
+
+  /** Whether the fragment joins other scans (it then runs on this node only). */
+  public boolean joins() {
+    return !joinSources.isEmpty();
+  }
+}

@@ -59,9 +59,14 @@ public final class VectorizedToEnumerable extends ConverterImpl implements Enume
     return new VectorizedToEnumerable(getCluster(), traitSet, sole(inputs));
   }
 
+  /**
+   * A hundredth of a row per row it hands over: enough that a bare scan stays Calcite's, small
+   * enough not to outweigh what the operators under it save (Calcite costs a semi-join at a
+   * hundredth of a hash join).
+   */
   @Override public @Nullable RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
     double rows = mq.getRowCount(getInput());
-    return planner.getCostFactory().makeCost(rows, rows * getRowType().getFieldCount(), 0).multiplyBy(0.1);
+    return planner.getCostFactory().makeCost(rows, rows * getRowType().getFieldCount(), 0).multiplyBy(0.01);
   }
 
   /** With parallel replicas, EXPLAIN says where each part of the fragment runs and what crosses the wire. */
@@ -84,7 +89,10 @@ public final class VectorizedToEnumerable extends ConverterImpl implements Enume
     }
   }
 
-  /** The vectorized chain below this converter, scan first. */
+  /**
+   * The vectorized chain below this converter, scan first: through a join, the chain goes on down
+   * its probe side (its build side is a chain of its own).
+   */
   static List<RelNode> chain(RelNode top) {
     List<RelNode> out = new ArrayList<>();
     RelNode r = top;
@@ -96,6 +104,10 @@ public final class VectorizedToEnumerable extends ConverterImpl implements Enume
       if (r instanceof VectorizedScan) {
         break;
       }
+      if (r instanceof VectorizedJoin j) {
+        r = j.probe();
+        continue;
+      }
       if (!(r instanceof VectorizedRel) || r.getInputs().size() != 1) {
         throw new IllegalStateException("Not a vectorized chain: " + r);
       }
@@ -105,10 +117,24 @@ public final class VectorizedToEnumerable extends ConverterImpl implements Enume
     return out;
   }
 
-  /** The fragment and scan of the chain below. */
+  /** The fragment and scans of the tree below. */
   VectorizedSpec spec() {
-    List<RelNode> rels = chain(getInput());
+    List<VectorizedSpec.Source> sources = new ArrayList<>();
+    Fragment f = fragment(getInput(), sources);
+    List<String> out = getRowType().getFieldList().stream().map(x -> x.getType().getSqlTypeName().name()).toList();
+    VectorizedSpec.Source main = sources.get(0);
+    return new VectorizedSpec(main.scan(), main.files(), f, out, sources.subList(1, sources.size()));
+  }
+
+  /**
+   * The fragment of the chain under {@code top}; its scan is added to {@code sources}, then the
+   * scans of its joins' build sides, in order (a join step names its build side's by position).
+   */
+  private static Fragment fragment(RelNode top, List<VectorizedSpec.Source> sources) {
+    List<RelNode> rels = chain(top);
     VectorizedScan scan = (VectorizedScan) rels.get(0);
+    sources.add(scan.logical != null ? new VectorizedSpec.Source(scan.logical.spec(), null)
+        : new VectorizedSpec.Source(null, scan.files.spec()));
     List<Step> steps = new ArrayList<>();
     List<List<DataType>> types = new ArrayList<>();
     types.add(VectorizedRel.engineTypes(scan.getRowType()));
@@ -118,13 +144,15 @@ public final class VectorizedToEnumerable extends ConverterImpl implements Enume
       types.add(types.get(0));
     }
     for (RelNode r : rels.subList(1, rels.size())) {
-      steps.add(((VectorizedRel) r).step());
+      if (r instanceof VectorizedJoin j) {
+        int source = sources.size();
+        steps.add(j.step(fragment(j.build(), sources), source));
+      } else {
+        steps.add(((VectorizedRel) r).step());
+      }
       types.add(VectorizedRel.engineTypes(r.getRowType()));
     }
-    Fragment f = new Fragment(scan.projection(), steps, types);
-    List<String> out = getRowType().getFieldList().stream().map(x -> x.getType().getSqlTypeName().name()).toList();
-    return scan.logical != null ? new VectorizedSpec(scan.logical.spec(), null, f, out)
-        : new VectorizedSpec(null, scan.files.spec(), f, out);
+    return new Fragment(scan.projection(), steps, types);
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {

@@ -4,16 +4,19 @@ import dev.travertine.exec.Columns;
 import dev.travertine.exec.expr.Evaluators;
 import dev.travertine.exec.expr.Expr;
 import dev.travertine.exec.expr.VectorExpression;
+import dev.travertine.exec.join.HashJoinProbe;
+import dev.travertine.exec.join.JoinTable;
 import dev.travertine.mergetree.scan.BatchStage;
 import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.mergetree.schema.DataType;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 
 /**
- * Filters and projections applied to each batch, in order: a filter narrows the selection vector
+ * Filters, projections and hash-join probes applied to each batch, in order: a filter narrows the selection vector
  * (into a new one, as the input's may be shared; the rows stay where they are), a projection
  * evaluates its expressions into new vectors (a bare column reference passes its vector on).
- * Optionally first picks the scan's fields out of a scan batch (indexed by table column). One
+ * A join's probe replaces the batch (see {@link HashJoinProbe}). Optionally first picks the scan's fields out of a scan batch (indexed by table column). One
  * instance per thread.
  */
 public final class ComputeStage implements BatchStage {
@@ -21,6 +24,7 @@ public final class ComputeStage implements BatchStage {
   private final VectorExpression[] filters;
   private final VectorExpression[][] projects;
   private final int[][] passThrough;
+  private final HashJoinProbe[] joins;
   private final Runnable cancelCheck;
 
   /**
@@ -29,12 +33,24 @@ public final class ComputeStage implements BatchStage {
    * @param steps Filter and Project steps only
    */
   public ComputeStage(int[] scanColumns, List<Step> steps, Runnable cancelCheck) {
+    this(scanColumns, steps, null, null, cancelCheck);
+  }
+
+  /**
+   * @param steps Filter, Project and HashJoin steps
+   * @param types the field types before each step ({@code types.get(i)} for {@code steps.get(i)};
+   *     only read for a join)
+   * @param tables the built table of each join step
+   */
+  public ComputeStage(int[] scanColumns, List<Step> steps, List<List<DataType>> types,
+      java.util.function.Function<Step.HashJoin, JoinTable> tables, Runnable cancelCheck) {
     this.scanColumns = scanColumns;
     this.cancelCheck = cancelCheck;
     int n = steps.size();
     filters = new VectorExpression[n];
     projects = new VectorExpression[n][];
     passThrough = new int[n][];
+    joins = new HashJoinProbe[n];
     for (int i = 0; i < n; i++) {
       Step s = steps.get(i);
       if (s instanceof Step.Filter f) {
@@ -52,6 +68,8 @@ public final class ComputeStage implements BatchStage {
             projects[i][j] = Evaluators.compile(e);
           }
         }
+      } else if (s instanceof Step.HashJoin j) {
+        joins[i] = new HashJoinProbe(j.kind(), tables.apply(j), types.get(i), j.probeKeys(), j.residual());
       } else {
         throw new IllegalArgumentException("Not a per-row step: " + s);
       }
@@ -75,6 +93,9 @@ public final class ComputeStage implements BatchStage {
         int m = filters[i].filter(b, out);
         ownSel = true;
         b = new ScanBatch(b.cols(), out, m);
+      } else if (joins[i] != null) {
+        b = joins[i].apply(b);
+        ownSel = false;
       } else {
         ColumnVector[] out = new ColumnVector[projects[i].length];
         for (int j = 0; j < out.length; j++) {

@@ -6,6 +6,7 @@ import dev.travertine.exec.agg.HashAggregator;
 import dev.travertine.exec.expr.Evaluators;
 import dev.travertine.exec.expr.Expr;
 import dev.travertine.exec.expr.VectorExpression;
+import dev.travertine.exec.join.JoinTable;
 import dev.travertine.mergetree.block.Vectors;
 import dev.travertine.mergetree.part.RowFilter;
 import dev.travertine.mergetree.scan.BatchStage;
@@ -16,6 +17,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.function.IntFunction;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -32,11 +36,15 @@ public final class FragmentRunner {
   private final Runnable cancelCheck;
   private final MemoryTracker memory;
   private final int batchSize;
+  private final IntFunction<ScanSource> joinSources;
+  /** The built table of each join step of the fragment. */
+  private final Map<Step.HashJoin, JoinTable> tables = new IdentityHashMap<>();
 
-  private FragmentRunner(Fragment fragment, ScanSource scan, Runnable cancelCheck, MemoryTracker memory,
-      int batchSize) {
+  private FragmentRunner(Fragment fragment, ScanSource scan, IntFunction<ScanSource> joinSources,
+      Runnable cancelCheck, MemoryTracker memory, int batchSize) {
     this.fragment = fragment;
     this.scan = scan;
+    this.joinSources = joinSources;
     this.cancelCheck = cancelCheck;
     this.memory = memory;
     this.batchSize = batchSize;
@@ -48,14 +56,59 @@ public final class FragmentRunner {
    */
   public static BatchIterator run(Fragment fragment, ScanSource scan, Runnable cancelCheck, MemoryTracker memory,
       int batchSize) throws IOException {
-    return new FragmentRunner(fragment, scan, cancelCheck, memory, batchSize).start();
+    return run(fragment, scan, k -> {
+      throw new IllegalArgumentException("No scan source " + k + " for a join's build side");
+    }, cancelCheck, memory, batchSize);
+  }
+
+  /**
+   * As {@link #run(Fragment, ScanSource, Runnable, MemoryTracker, int)}, for a fragment with hash
+   * joins: {@code joinSources} gives the scan of each join's build side by its source number.
+   * Every join's build side runs to its end (a fragment of its own, in parallel as any) and is
+   * hashed before the probe side's scan starts.
+   */
+  public static BatchIterator run(Fragment fragment, ScanSource scan, IntFunction<ScanSource> joinSources,
+      Runnable cancelCheck, MemoryTracker memory, int batchSize) throws IOException {
+    return new FragmentRunner(fragment, scan, joinSources, cancelCheck, memory, batchSize).start();
   }
 
   private static boolean perRow(Step s) {
-    return s instanceof Step.Filter || s instanceof Step.Project;
+    return s instanceof Step.Filter || s instanceof Step.Project || s instanceof Step.HashJoin;
+  }
+
+  /** Runs each join's build side and hashes it, charging the table to the query. */
+  private void buildTables() throws IOException {
+    for (Step s : fragment.steps()) {
+      if (s instanceof Step.HashJoin j) {
+        Fragment b = j.build();
+        List<ScanBatch> rows = new ArrayList<>();
+        MemoryTracker.Account acct = memory.account();
+        long held = 0;
+        try (BatchIterator it = run(b, joinSources.apply(j.buildSource()), joinSources, cancelCheck, memory,
+            batchSize)) {
+          ScanBatch batch;
+          while ((batch = next(it)) != null) {
+            rows.add(batch);
+            for (int c = 0; c < batch.cols().length; c++) {
+              held += Vectors.bytes(batch.cols()[c], b.outputTypes().get(c).kind(), batch.size());
+            }
+            acct.resize(held);
+          }
+        }
+        JoinTable t = JoinTable.build(b.outputTypes(), j.buildKeys(), rows);
+        acct.resize(held + t.bytes());
+        tables.put(j, t);
+      }
+    }
+  }
+
+  private ComputeStage stage(int[] cols, int from, int to) {
+    return new ComputeStage(cols, fragment.steps().subList(from, to), fragment.types().subList(from, to), tables::get,
+        cancelCheck);
   }
 
   private BatchIterator start() throws IOException {
+    buildTables();
     List<Step> steps = fragment.steps();
     int i = 0;
     while (i < steps.size() && perRow(steps.get(i))) {
@@ -76,7 +129,7 @@ public final class FragmentRunner {
         PartialAggregates partials = new PartialAggregates(merging ? a.sourceTypes() : types, a.keys(), a.calls(),
             PartialAggregates.Tuning.DEFAULT);
         drain(() -> {
-          ComputeStage cs = new ComputeStage(cols, prefix, cancelCheck);
+          ComputeStage cs = stage(cols, 0, prefix.size());
           PartialAggregates.Worker w = partials.worker();
           MemoryTracker.Account acct = memory.account();
           return b -> {
@@ -99,7 +152,7 @@ public final class FragmentRunner {
     } else if (breaker instanceof Step.Sort s && !s.keys().isEmpty()) {
       List<SortBuffer> partials = Collections.synchronizedList(new ArrayList<>());
       drain(() -> {
-        ComputeStage cs = new ComputeStage(cols, prefix, cancelCheck);
+        ComputeStage cs = stage(cols, 0, prefix.size());
         SortBuffer buf = new SortBuffer(types, s.keys(), s.bound());
         MemoryTracker.Account acct = memory.account();
         partials.add(buf);
@@ -131,7 +184,7 @@ public final class FragmentRunner {
         while (j < steps.size() && perRow(steps.get(j))) {
           j++;
         }
-        it = staged(it, new ComputeStage(null, steps.subList(i, j), cancelCheck));
+        it = staged(it, stage(null, i, j));
         i = j;
         continue;
       }
@@ -270,7 +323,7 @@ public final class FragmentRunner {
 
   /** The scan's batches after the per-row prefix (run in its worker threads). */
   private BatchIterator scanned(int[] cols, List<Step> prefix, long limit) throws IOException {
-    BatchIterator s = scan.open(() -> new ComputeStage(cols, prefix, cancelCheck), limit, prewhere());
+    BatchIterator s = scan.open(() -> stage(cols, 0, prefix.size()), limit, prewhere());
     return new BatchIterator() {
       @Override public ScanBatch next() throws IOException {
         cancelCheck.run();

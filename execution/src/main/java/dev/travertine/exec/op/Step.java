@@ -62,6 +62,31 @@ public sealed interface Step {
     }
   }
 
+  /**
+   * A hash join: this fragment's rows so far are the probe side; {@code build} is a fragment of its
+   * own (over scan source {@code buildSource}, which the runner resolves) whose output is hashed on
+   * {@code buildKeys} before the probe starts. Keys pair up by position and compare with SQL's
+   * equality (a NULL key matches nothing). Output: the probe's fields, then for INNER and LEFT the
+   * build's fields.
+   *
+   * @param residual a condition over the probe's fields then the build's that a pair must also
+   *     meet, or null
+   */
+  record HashJoin(dev.travertine.exec.join.HashJoinProbe.Kind kind, int[] probeKeys, int[] buildKeys,
+      Fragment build, int buildSource, Expr residual) implements Step {
+    public HashJoin {
+      if (probeKeys.length == 0 || probeKeys.length != buildKeys.length) {
+        throw new IllegalArgumentException("A hash join needs pairs of keys, got " + probeKeys.length + " and "
+            + buildKeys.length);
+      }
+    }
+
+    @Override public String toString() {
+      return "HashJoin[" + kind + ", probe " + java.util.Arrays.toString(probeKeys) + " = build "
+          + java.util.Arrays.toString(buildKeys) + (residual == null ? "" : ", " + residual) + "]";
+    }
+  }
+
   /** A sort key: field, direction and where NULLs go. */
   record SortKey(int field, boolean descending, boolean nullsFirst) {}
 }

@@ -306,6 +306,8 @@ public final class PlanCodec {
       if (a.sourceTypes() != null) {
         writeTypes(out, a.sourceTypes());
       }
+    } else if (s instanceof Step.HashJoin) {
+      throw new IllegalArgumentException("A fragment with a join is not sent to replicas: " + s);
     } else {
       Step.Sort s2 = (Step.Sort) s;
       out.writeByte(SORT);

@@ -1,0 +1,260 @@
+package dev.travertine.calcite;
+
+import dev.travertine.exec.expr.Expr;
+import dev.travertine.exec.join.HashJoinProbe;
+import dev.travertine.exec.join.JoinTable;
+import dev.travertine.exec.op.Fragment;
+import dev.travertine.exec.op.Step;
+import dev.travertine.mergetree.schema.DataType;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.AbstractRelNode;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * A hash join on column vectors: input 0 is the probe side, which streams through the join in the
+ * workers of its own scan; input 1 is the build side, a vectorized subtree of its own that runs
+ * first and is hashed ({@link Step.HashJoin}). Equi-keys pair up by position; the rest of the
+ * condition (the residual) is evaluated on the joined vectors. Output: the probe's fields, then
+ * (INNER, LEFT) the build's.
+ *
+ * <p>{@link #RULE} turns Calcite's INNER, LEFT, RIGHT, SEMI and ANTI joins with at least one
+ * equi-key into it: as written (the right side built), and for INNER and RIGHT also with the sides
+ * swapped (the left side built, a projection restoring the field order), so that the planner
+ * builds the smaller side. Not a subclass of Calcite's {@code Join} (see {@link VectorizedFilter}).
+ */
+public final class VectorizedJoin extends AbstractRelNode implements VectorizedRel {
+  static final Rule RULE = new Rule();
+
+  /** Converts a logical join whose keys and residual the engine handles. */
+  @SuppressWarnings("deprecation")
+  static final class Rule extends RelOptRule {
+    Rule() {
+      super(operand(LogicalJoin.class, any()), "VectorizedJoinRule");
+    }
+
+    @Override public void onMatch(RelOptRuleCall call) {
+      if (!VectorizedRel.enabled()) {
+        return;
+      }
+      LogicalJoin j = call.rel(0);
+      JoinRelType type = j.getJoinType();
+      RelNode left = j.getLeft();
+      RelNode right = j.getRight();
+      if (VectorizedRel.engineTypes(left.getRowType()) == null || VectorizedRel.engineTypes(right.getRowType()) == null
+          || VectorizedRel.engineTypes(j.getRowType()) == null) {
+        return;
+      }
+      switch (type) {
+        case INNER, LEFT, SEMI, ANTI -> {
+          VectorizedJoin v = create(j, left, right, j.getCondition(), kind(type));
+          if (v != null) {
+            call.transformTo(v);
+          }
+        }
+        default -> { }
+      }
+      if (type == JoinRelType.INNER || type == JoinRelType.RIGHT) {
+        // The left side built: the join's fields come out right then left, a projection puts them back.
+        int nl = left.getRowType().getFieldCount();
+        int nr = right.getRowType().getFieldCount();
+        RexNode swapped = j.getCondition().accept(new RexShuttle() {
+          @Override public RexNode visitInputRef(RexInputRef ref) {
+            int i = ref.getIndex();
+            return new RexInputRef(i < nl ? i + nr : i - nl, ref.getType());
+          }
+        });
+        VectorizedJoin v = create(j, right, left, swapped,
+            type == JoinRelType.INNER ? HashJoinProbe.Kind.INNER : HashJoinProbe.Kind.LEFT);
+        if (v == null) {
+          return;
+        }
+        RexBuilder rb = j.getCluster().getRexBuilder();
+        List<RexNode> projects = new ArrayList<>();
+        List<Expr> exprs = new ArrayList<>();
+        List<DataType> types = VectorizedRel.engineTypes(v.getRowType());
+        for (int i = 0; i < nl + nr; i++) {
+          int from = i < nl ? i + nr : i - nl;
+          RelDataType t = v.getRowType().getFieldList().get(from).getType();
+          projects.add(rb.makeInputRef(t, from));
+          exprs.add(new Expr.Column(from, types.get(from), t.isNullable()));
+        }
+        call.transformTo(new VectorizedProject(j.getCluster(), v.getTraitSet(), v, projects, j.getRowType(), exprs));
+      }
+    }
+
+    private static HashJoinProbe.Kind kind(JoinRelType t) {
+      return switch (t) {
+        case INNER -> HashJoinProbe.Kind.INNER;
+        case LEFT -> HashJoinProbe.Kind.LEFT;
+        case SEMI -> HashJoinProbe.Kind.SEMI;
+        case ANTI -> HashJoinProbe.Kind.ANTI;
+        default -> throw new IllegalArgumentException(t.name());
+      };
+    }
+
+    /**
+     * The join of {@code probe} with {@code build} on {@code condition} (over probe's fields then
+     * build's), or null when it has no equi-key or a part the engine cannot evaluate.
+     */
+    private static @Nullable VectorizedJoin create(LogicalJoin j, RelNode probe, RelNode build, RexNode condition,
+        HashJoinProbe.Kind kind) {
+      List<Integer> probeKeys = new ArrayList<>();
+      List<Integer> buildKeys = new ArrayList<>();
+      List<Boolean> filterNulls = new ArrayList<>();
+      List<RexNode> nonEqui = new ArrayList<>();
+      RelOptUtil.splitJoinCondition(probe, build, condition, probeKeys, buildKeys, filterNulls, nonEqui);
+      RexNode residual = RexUtil.composeConjunction(j.getCluster().getRexBuilder(), nonEqui, true);
+      if (probeKeys.isEmpty() || filterNulls.contains(Boolean.FALSE)) {
+        return null; // no equi-key, or IS NOT DISTINCT FROM (which matches NULLs)
+      }
+      List<DataType> pt = VectorizedRel.engineTypes(probe.getRowType());
+      List<DataType> bt = VectorizedRel.engineTypes(build.getRowType());
+      for (int k = 0; k < probeKeys.size(); k++) {
+        if (!JoinTable.compatible(pt.get(probeKeys.get(k)), bt.get(buildKeys.get(k)))) {
+          return null;
+        }
+      }
+      RelDataType both = SqlValidatorUtil.deriveJoinRowType(probe.getRowType(), build.getRowType(),
+          JoinRelType.INNER, j.getCluster().getTypeFactory(), null, List.of());
+      Expr residualExpr = null;
+      if (residual != null && !residual.isAlwaysTrue()) {
+        residualExpr = RexToExpr.translate(residual, both);
+        if (residualExpr == null) {
+          return null;
+        }
+      } else {
+        residual = null;
+      }
+      RelTraitSet traits = j.getTraitSet().replace(CONVENTION);
+      RelNode p = convert(probe, probe.getTraitSet().replace(CONVENTION));
+      RelNode b = convert(build, build.getTraitSet().replace(CONVENTION));
+      return new VectorizedJoin(j.getCluster(), traits, p, b, kind, toArray(probeKeys), toArray(buildKeys),
+          residual, residualExpr, j);
+    }
+
+    private static int[] toArray(List<Integer> xs) {
+      return xs.stream().mapToInt(Integer::intValue).toArray();
+    }
+  }
+
+  private RelNode probe;
+  private RelNode build;
+  private final HashJoinProbe.Kind kind;
+  private final int[] probeKeys;
+  private final int[] buildKeys;
+  private final @Nullable RexNode residual;
+  private final @Nullable Expr residualExpr;
+  /** The join this one implements (for its row count). */
+  private final LogicalJoin logical;
+
+  VectorizedJoin(RelOptCluster cluster, RelTraitSet traits, RelNode probe, RelNode build, HashJoinProbe.Kind kind,
+      int[] probeKeys, int[] buildKeys, @Nullable RexNode residual, @Nullable Expr residualExpr, LogicalJoin logical) {
+    super(cluster, traits);
+    this.logical = logical;
+    this.probe = probe;
+    this.build = build;
+    this.kind = kind;
+    this.probeKeys = probeKeys;
+    this.buildKeys = buildKeys;
+    this.residual = residual;
+    this.residualExpr = residualExpr;
+  }
+
+  RelNode probe() {
+    return probe;
+  }
+
+  RelNode build() {
+    return build;
+  }
+
+  @Override public List<RelNode> getInputs() {
+    return List.of(probe, build);
+  }
+
+  @Override public void replaceInput(int ordinalInParent, RelNode rel) {
+    if (ordinalInParent == 0) {
+      probe = rel;
+    } else {
+      build = rel;
+    }
+    recomputeDigest();
+  }
+
+  @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    return new VectorizedJoin(getCluster(), traitSet, inputs.get(0), inputs.get(1), kind, probeKeys, buildKeys,
+        residual, residualExpr, logical);
+  }
+
+  @Override protected RelDataType deriveRowType() {
+    return switch (kind) {
+      case SEMI, ANTI -> probe.getRowType();
+      default -> SqlValidatorUtil.deriveJoinRowType(probe.getRowType(), build.getRowType(),
+          kind == HashJoinProbe.Kind.LEFT ? JoinRelType.LEFT : JoinRelType.INNER, getCluster().getTypeFactory(), null,
+          List.of());
+    };
+  }
+
+  @Override public Step step() {
+    throw new UnsupportedOperationException("A join's step needs its build side's fragment");
+  }
+
+  /** The engine's join, given the fragment of the build side and its scan source's number. */
+  Step.HashJoin step(Fragment buildFragment, int buildSource) {
+    return new Step.HashJoin(kind, probeKeys, buildKeys, buildFragment, buildSource, residualExpr);
+  }
+
+  /** Calcite's estimate for the join this one implements (the same rows whichever side is built). */
+  @Override public double estimateRowCount(RelMetadataQuery mq) {
+    return mq.getRowCount(logical);
+  }
+
+  /**
+   * What the probe side streams and the build side twice over (hashing and copying it), half of it
+   * as every vectorized rel: the planner builds the smaller side. The output is not counted, as
+   * Calcite's merge join does not count it (its hash join costs the output, n log n of its left
+   * input and its right input, and a hundredth of that for a semi-join, so SEMI and ANTI are
+   * scaled alike).
+   */
+  @Override public @Nullable RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+    double rows = mq.getRowCount(probe) + 2 * mq.getRowCount(build);
+    RelOptCost cost = planner.getCostFactory().makeCost(rows, 0, 0);
+    if (kind == HashJoinProbe.Kind.SEMI || kind == HashJoinProbe.Kind.ANTI) {
+      cost = cost.multiplyBy(0.01);
+    }
+    return VectorizedRel.cheaper(cost);
+  }
+
+  @Override public RelWriter explainTerms(RelWriter pw) {
+    List<String> keys = new ArrayList<>();
+    int np = probe.getRowType().getFieldCount();
+    for (int k = 0; k < probeKeys.length; k++) {
+      keys.add("$" + probeKeys[k] + " = $" + (np + buildKeys[k]));
+    }
+    return super.explainTerms(pw).input("probe", probe).input("build", build)
+        .item("joinType", kind.name().toLowerCase(java.util.Locale.ROOT))
+        .item("keys", String.join(", ", keys))
+        .itemIf("residual", residual, residual != null);
+  }
+}

@@ -1,0 +1,204 @@
+package dev.travertine.calcite;
+
+import static dev.travertine.calcite.JdbcTestSupport.connect;
+import static dev.travertine.calcite.JdbcTestSupport.exec;
+import static dev.travertine.calcite.JdbcTestSupport.explain;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Vectorized hash joins give Calcite's answers: every query runs with {@code vectorized_execution
+ * = 1} (and must then show a {@code VectorizedJoin} in EXPLAIN) and with 0 (Calcite's own
+ * operators, the reference) over randomized tables: a fact table {@code f} whose keys are NULL or
+ * miss the dimension now and then, a dimension {@code d} with unique keys, a table {@code m} with
+ * duplicate and NULL keys (skewed: one key holds a fifth of its rows), and an empty {@code e}.
+ * Keys of every kind: integers, strings, dates, decimals, composite.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class VectorizedJoinDifferentialTest {
+  @TempDir static Path dir;
+  private Connection c;
+
+  @BeforeAll
+  void load() throws Exception {
+    c = connect(dir);
+    exec(c, "CREATE TABLE f (k BIGINT NOT NULL, a INTEGER, s VARCHAR, dt DATE, dc DECIMAL(10, 2), x DOUBLE) "
+        + "ORDER BY k SETTINGS index_granularity = 1000");
+    exec(c, "CREATE TABLE d (id INTEGER NOT NULL, name VARCHAR, s VARCHAR, grp INTEGER, dt DATE, dc DECIMAL(10, 2)) "
+        + "ORDER BY id");
+    exec(c, "CREATE TABLE m (a INTEGER, s VARCHAR, w BIGINT, dt DATE) ORDER BY w");
+    exec(c, "CREATE TABLE e (id INTEGER NOT NULL, name VARCHAR, s VARCHAR, grp INTEGER, dt DATE, dc DECIMAL(10, 2)) "
+        + "ORDER BY id");
+    Random rnd = new Random(20261205);
+    String[] words = {"alpha", "beta", "gamma", "ünï", "", "delta", "Alpha", "x y"};
+    int k = 0;
+    for (int batch = 0; batch < 12; batch++) {
+      List<String> rows = new ArrayList<>();
+      for (int j = 0; j < 300; j++) {
+        rows.add("(" + k++ + ", " + nul(rnd, String.valueOf(rnd.nextInt(260))) + ", "
+            + nul(rnd, "'" + words[rnd.nextInt(words.length)] + rnd.nextInt(4) + "'") + ", "
+            + nul(rnd, "DATE '2024-01-01' + " + rnd.nextInt(40) + " * INTERVAL '1' DAY") + ", "
+            + nul(rnd, new BigDecimal(rnd.nextInt(4000)).movePointLeft(2).toPlainString()) + ", "
+            + nul(rnd, String.format(Locale.ROOT, "%.3f", rnd.nextDouble() * 100)) + ")");
+      }
+      exec(c, "INSERT INTO f VALUES " + String.join(", ", rows));
+      if (batch % 4 == 3) {
+        exec(c, "SYSTEM FLUSH TABLE f"); // parts, and the last inserts stay in the buffer
+      }
+    }
+    List<String> dims = new ArrayList<>();
+    for (int id = 0; id < 240; id += 1 + rnd.nextInt(2)) {
+      dims.add("(" + id + ", 'name" + id + "', " + nul(rnd, "'" + words[rnd.nextInt(words.length)] + rnd.nextInt(4)
+          + "'") + ", " + nul(rnd, String.valueOf(rnd.nextInt(6))) + ", "
+          + nul(rnd, "DATE '2024-01-01' + " + rnd.nextInt(40) + " * INTERVAL '1' DAY") + ", "
+          + new BigDecimal(rnd.nextInt(4000)).movePointLeft(2).toPlainString() + ")");
+    }
+    exec(c, "INSERT INTO d VALUES " + String.join(", ", dims));
+    List<String> many = new ArrayList<>();
+    for (int j = 0; j < 700; j++) {
+      String a = rnd.nextInt(5) == 0 ? "7" : String.valueOf(rnd.nextInt(300));
+      many.add("(" + nul(rnd, a) + ", " + nul(rnd, "'" + words[rnd.nextInt(words.length)] + rnd.nextInt(4) + "'")
+          + ", " + (rnd.nextInt(200) - 20) + ", " + nul(rnd, "DATE '2024-01-01' + " + rnd.nextInt(40)
+          + " * INTERVAL '1' DAY") + ")");
+    }
+    exec(c, "INSERT INTO m VALUES " + String.join(", ", many));
+    exec(c, "SYSTEM FLUSH TABLE d");
+    exec(c, "SYSTEM FLUSH TABLE m");
+  }
+
+  @AfterAll
+  void close() throws SQLException {
+    c.close();
+  }
+
+  private static String nul(Random rnd, String v) {
+    return rnd.nextInt(9) == 0 ? "NULL" : v;
+  }
+
+  /** Runs the query both ways; with vectorized execution its plan must hold a vectorized join. */
+  private void check(String q) throws SQLException {
+    exec(c, "SET vectorized_execution = 1");
+    String plan = explain(c, q);
+    assertTrue(plan.contains("VectorizedJoin"), "no vectorized join: " + q + "\n" + plan);
+    List<String> got;
+    try {
+      got = JdbcTestSupport.rowsRounded(c, q);
+    } catch (SQLException e) {
+      throw new AssertionError("vectorized failed: " + q + "\n" + plan, e);
+    }
+    exec(c, "SET vectorized_execution = 0");
+    String reference = explain(c, q);
+    assertFalse(reference.contains("Vectorized"), reference);
+    List<String> want = JdbcTestSupport.rowsRounded(c, q);
+    exec(c, "SET vectorized_execution = 1");
+    if (!q.toUpperCase(Locale.ROOT).contains("ORDER BY")) {
+      got.sort(null);
+      want.sort(null);
+    }
+    assertEquals(want, got, q + "\n" + plan);
+  }
+
+  @Test
+  void innerJoins() throws SQLException {
+    check("SELECT f.k, f.a, d.name, d.grp FROM f JOIN d ON f.a = d.id");
+    check("SELECT f.k, m.w, m.s FROM f JOIN m ON f.a = m.a"); // duplicate keys on both sides
+    check("SELECT m.w, f.k FROM m JOIN f ON m.a = f.a WHERE f.x > 50");
+    check("SELECT f.k, d.id FROM f JOIN d ON f.a = d.id AND f.s = d.s"); // composite, string
+    check("SELECT f.k, m.w FROM f JOIN m ON f.s = m.s WHERE f.k < 600"); // a string key
+    check("SELECT f.k, d.id FROM f JOIN d ON f.dt = d.dt WHERE f.k < 500"); // a date key
+    check("SELECT f.k, d.id FROM f JOIN d ON f.dc = d.dc"); // a decimal key
+    check("SELECT f.k, d.id FROM f JOIN d ON CAST(f.a AS BIGINT) = d.id + 1");
+  }
+
+  @Test
+  void residualConditions() throws SQLException {
+    check("SELECT f.k, m.w FROM f JOIN m ON f.a = m.a AND f.x > m.w");
+    check("SELECT f.k, m.w FROM f LEFT JOIN m ON f.a = m.a AND f.x > m.w");
+    check("SELECT f.k, d.name FROM f JOIN d ON f.a = d.id AND (d.grp = 2 OR f.s LIKE 'a%')");
+    check("SELECT f.k FROM f WHERE EXISTS (SELECT 1 FROM m WHERE m.a = f.a AND m.w > f.x)");
+    check("SELECT f.k FROM f WHERE NOT EXISTS (SELECT 1 FROM m WHERE m.a = f.a AND m.w > f.x)");
+  }
+
+  @Test
+  void outerJoins() throws SQLException {
+    check("SELECT f.k, d.name, d.grp FROM f LEFT JOIN d ON f.a = d.id");
+    check("SELECT f.k, m.w FROM f LEFT JOIN m ON f.a = m.a");
+    check("SELECT d.id, f.k FROM d LEFT JOIN f ON d.id = f.a");
+    check("SELECT f.k, d.name FROM d RIGHT JOIN f ON f.a = d.id");
+    check("SELECT f.k, d.name FROM f RIGHT JOIN d ON f.a = d.id");
+  }
+
+  @Test
+  void semiAndAntiJoins() throws SQLException {
+    check("SELECT k, a FROM f WHERE a IN (SELECT id FROM d WHERE grp = 3)");
+    check("SELECT k FROM f WHERE EXISTS (SELECT 1 FROM m WHERE m.a = f.a)");
+    check("SELECT k FROM f WHERE NOT EXISTS (SELECT 1 FROM m WHERE m.a = f.a)");
+    check("SELECT k FROM f WHERE NOT EXISTS (SELECT 1 FROM d WHERE d.id = f.a AND d.s = f.s)");
+  }
+
+  /** NOT IN with NULLs on either side: SQL's three-valued rule (a NULL in the list keeps no row). */
+  @Test
+  void notIn() throws SQLException {
+    for (String q : List.of("SELECT k FROM f WHERE a NOT IN (SELECT a FROM m WHERE w > 170)",
+        "SELECT k FROM f WHERE a NOT IN (SELECT id FROM d)",
+        "SELECT k FROM f WHERE a NOT IN (SELECT a FROM m WHERE a IS NOT NULL AND w > 100)")) {
+      exec(c, "SET vectorized_execution = 1");
+      List<String> got = JdbcTestSupport.rowsRounded(c, q);
+      exec(c, "SET vectorized_execution = 0");
+      List<String> want = JdbcTestSupport.rowsRounded(c, q);
+      exec(c, "SET vectorized_execution = 1");
+      got.sort(null);
+      want.sort(null);
+      assertEquals(want, got, q);
+    }
+  }
+
+  @Test
+  void emptySides() throws SQLException {
+    check("SELECT f.k, e.name FROM f JOIN e ON f.a = e.id");
+    check("SELECT f.k, e.name FROM f LEFT JOIN e ON f.a = e.id");
+    check("SELECT e.id, f.k FROM e LEFT JOIN f ON e.id = f.a");
+    check("SELECT k FROM f WHERE NOT EXISTS (SELECT 1 FROM e WHERE e.id = f.a)");
+    check("SELECT f.k, d.id FROM f JOIN d ON f.a = d.id WHERE d.grp > 100");
+  }
+
+  @Test
+  void operatorsAboveJoins() throws SQLException {
+    check("SELECT d.grp, count(*), sum(f.x), min(f.s), max(d.name) FROM f JOIN d ON f.a = d.id GROUP BY d.grp");
+    check("SELECT d.name, sum(f.dc) AS t FROM f JOIN d ON f.a = d.id GROUP BY d.name ORDER BY t DESC, d.name LIMIT 7");
+    check("SELECT f.k, d.name FROM f JOIN d ON f.a = d.id ORDER BY f.x DESC, f.k LIMIT 11");
+    check("SELECT count(*) FROM f JOIN m ON f.a = m.a JOIN d ON m.a = d.id WHERE d.grp < 4");
+    check("SELECT d.grp, m.s, count(*) FROM f JOIN d ON f.a = d.id JOIN m ON f.s = m.s AND m.a = d.id "
+        + "GROUP BY d.grp, m.s");
+    check("SELECT g.grp, g.c, d.name FROM (SELECT grp, count(*) AS c FROM d GROUP BY grp) g JOIN d ON g.grp = d.grp");
+  }
+
+  /** The sides built are the smaller ones: the dimension, whichever side of the JOIN it is written on. */
+  @Test
+  void smallerSideBuilt() throws SQLException {
+    for (String q : List.of("SELECT f.k, d.name FROM f JOIN d ON f.a = d.id",
+        "SELECT f.k, d.name FROM d JOIN f ON f.a = d.id")) {
+      String plan = explain(c, q);
+      int join = plan.indexOf("VectorizedJoin");
+      assertTrue(join >= 0, plan);
+      String below = plan.substring(join);
+      assertTrue(below.indexOf("table=[[t, f]]") < below.indexOf("table=[[t, d]]")
+          || below.indexOf("f]]") < below.indexOf("d]]"), "f should be probed, d built:\n" + plan);
+    }
+  }
+}

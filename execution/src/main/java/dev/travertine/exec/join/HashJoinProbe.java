@@ -1,0 +1,272 @@
+package dev.travertine.exec.join;
+
+import dev.travertine.exec.Columns;
+import dev.travertine.exec.expr.Evaluators;
+import dev.travertine.exec.expr.Expr;
+import dev.travertine.exec.expr.VectorExpression;
+import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.schema.TypeKind;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+
+/**
+ * The probe side of a hash join, one per worker thread over a shared {@link JoinTable}: each batch
+ * of the probe side is hashed column by column, its rows' first matches found along the table's
+ * chains, and the output built in one of three ways.
+ *
+ * <ul>
+ *   <li>SEMI and ANTI (no residual condition): the probe batch itself with a narrower selection.
+ *   <li>INNER and LEFT over a table whose keys are unique (a primary key built): the probe's
+ *       vectors stay where they are, the build side's fields are gathered into new vectors at the
+ *       probe rows' own positions, and the selection keeps the matched rows (INNER) or all (LEFT,
+ *       NULLs where nothing matched). Nothing of the probe side is copied.
+ *   <li>Otherwise: the (probe row, build row) pairs are listed and both sides gathered into new
+ *       vectors; a residual condition (the join's non-equi part) is evaluated on them and decides
+ *       which pairs match.
+ * </ul>
+ */
+public final class HashJoinProbe {
+  /** What a row of the probe side gets from the build side. */
+  public enum Kind {
+    /** Probe row and build row, for every match. */
+    INNER,
+    /** As INNER, and a probe row without a match once, with NULLs for the build side. */
+    LEFT,
+    /** The probe row, once, when something matches. */
+    SEMI,
+    /** The probe row when nothing matches. */
+    ANTI
+  }
+
+  private final Kind kind;
+  private final JoinTable table;
+  private final List<DataType> probeTypes;
+  private final int[] probeKeys;
+  private final TypeKind[] keyKinds;
+  private final VectorExpression residual;
+  private final ColumnVector[] pk;
+  private long[] h = new long[0];
+  private boolean[] nul = new boolean[0];
+  private int[] hash = new int[0];
+  private int[] first = new int[0];
+  private int[] pairProbe = new int[1024];
+  private int[] pairBuild = new int[1024];
+  private int[] pairIndex = new int[1024];
+  private int pairs;
+
+  /**
+   * @param probeTypes the probe side's field types
+   * @param residual over the probe's fields then the build's, or null
+   */
+  public HashJoinProbe(Kind kind, JoinTable table, List<DataType> probeTypes, int[] probeKeys, Expr residual) {
+    this.kind = kind;
+    this.table = table;
+    this.probeTypes = List.copyOf(probeTypes);
+    this.probeKeys = probeKeys.clone();
+    this.keyKinds = JoinKeys.kinds(probeTypes, probeKeys);
+    this.residual = residual == null ? null : Evaluators.compile(residual);
+    this.pk = new ColumnVector[probeKeys.length];
+  }
+
+  public ScanBatch apply(ScanBatch b) {
+    int n = b.size();
+    if (n == 0) {
+      return b;
+    }
+    if (table.chained() == 0) {
+      return switch (kind) {
+        case INNER, SEMI -> new ScanBatch(b.cols(), b.sel(), 0);
+        case ANTI -> b;
+        case LEFT -> aligned(b, null);
+      };
+    }
+    int[] sel = b.sel();
+    findFirst(b);
+    if (residual == null) {
+      switch (kind) {
+        case SEMI, ANTI -> {
+          boolean want = kind == Kind.SEMI;
+          int[] out = new int[n];
+          int m = 0;
+          for (int k = 0; k < n; k++) {
+            if ((first[k] >= 0) == want) {
+              out[m++] = sel[k];
+            }
+          }
+          return new ScanBatch(b.cols(), out, m);
+        }
+        default -> {
+          if (table.unique()) {
+            return aligned(b, first);
+          }
+        }
+      }
+    }
+    listPairs(b, kind == Kind.LEFT && residual == null);
+    ScanBatch joined = gathered(b, pairProbe, pairBuild, pairs);
+    if (residual == null) {
+      return joined;
+    }
+    int[] pass = new int[pairs];
+    int m = pairs == 0 ? 0 : residual.filter(joined, pass);
+    if (kind == Kind.INNER) {
+      return new ScanBatch(joined.cols(), pass, m);
+    }
+    boolean[] matched = new boolean[n];
+    for (int i = 0; i < m; i++) {
+      matched[pairIndex[pass[i]]] = true;
+    }
+    if (kind != Kind.LEFT) {
+      boolean want = kind == Kind.SEMI;
+      int[] out = new int[n];
+      int c = 0;
+      for (int k = 0; k < n; k++) {
+        if (matched[k] == want) {
+          out[c++] = sel[k];
+        }
+      }
+      return new ScanBatch(b.cols(), out, c);
+    }
+    // LEFT with a residual: the passing pairs, then each probe row that kept none, once.
+    int[] pp = new int[m + n];
+    int[] br = new int[m + n];
+    int c = 0;
+    for (int i = 0; i < m; i++) {
+      pp[c] = pairProbe[pass[i]];
+      br[c++] = pairBuild[pass[i]];
+    }
+    for (int k = 0; k < n; k++) {
+      if (!matched[k]) {
+        pp[c] = sel[k];
+        br[c++] = -1;
+      }
+    }
+    return gathered(b, pp, br, c);
+  }
+
+  /** Hashes the selected rows' keys and finds each one's first match ({@code first[k]}, -1: none). */
+  private void findFirst(ScanBatch b) {
+    int n = b.size();
+    int[] sel = b.sel();
+    if (h.length < n) {
+      int cap = Math.max(n, 1024);
+      h = new long[cap];
+      nul = new boolean[cap];
+      hash = new int[cap];
+      first = new int[cap];
+    }
+    Arrays.fill(h, 0, n, JoinKeys.SEED);
+    Arrays.fill(nul, 0, n, false);
+    for (int c = 0; c < probeKeys.length; c++) {
+      pk[c] = b.cols()[probeKeys[c]];
+      JoinKeys.hash(pk[c], keyKinds[c], sel, n, h, nul);
+    }
+    for (int k = 0; k < n; k++) {
+      if (nul[k]) {
+        first[k] = -1;
+        continue;
+      }
+      int x = JoinKeys.finish(h[k]);
+      hash[k] = x;
+      first[k] = table.find(table.head(x), x, pk, sel[k]);
+    }
+  }
+
+  /** Every (probe position, build row) pair that matches; with {@code outer}, a lone probe row once with -1. */
+  private void listPairs(ScanBatch b, boolean outer) {
+    int n = b.size();
+    int[] sel = b.sel();
+    pairs = 0;
+    for (int k = 0; k < n; k++) {
+      int p = sel[k];
+      int row = first[k];
+      if (row < 0) {
+        if (outer) {
+          addPair(p, -1, k);
+        }
+        continue;
+      }
+      for (; row >= 0; row = table.find(table.next(row), hash[k], pk, p)) {
+        addPair(p, row, k);
+      }
+    }
+  }
+
+  private void addPair(int p, int row, int k) {
+    if (pairs == pairProbe.length) {
+      int cap = pairs * 2;
+      pairProbe = Arrays.copyOf(pairProbe, cap);
+      pairBuild = Arrays.copyOf(pairBuild, cap);
+      pairIndex = Arrays.copyOf(pairIndex, cap);
+    }
+    pairProbe[pairs] = p;
+    pairBuild[pairs] = row;
+    pairIndex[pairs++] = k;
+  }
+
+  /** The probe's fields at positions {@code pp}, the build's at rows {@code br}, {@code m} rows. */
+  private ScanBatch gathered(ScanBatch b, int[] pp, int[] br, int m) {
+    List<DataType> buildTypes = table.types();
+    int width = probeTypes.size() + buildTypes.size();
+    ColumnVector[] out = new ColumnVector[width];
+    for (int c = 0; c < probeTypes.size(); c++) {
+      DataType t = probeTypes.get(c);
+      out[c] = Columns.newVector(t, m);
+      VectorGather.gather(b.cols()[c], t.kind(), pp, m, out[c], 0);
+    }
+    ColumnVector[] bc = table.cols();
+    for (int c = 0; c < buildTypes.size(); c++) {
+      DataType t = buildTypes.get(c);
+      ColumnVector v = Columns.newVector(t, m);
+      VectorGather.gather(bc[c], t.kind(), br, m, v, 0);
+      out[probeTypes.size() + c] = v;
+    }
+    return new ScanBatch(out, ScanBatch.identity(m), m);
+  }
+
+  /**
+   * The probe batch's own vectors, then the build side's fields gathered at the probe rows'
+   * positions: {@code match[k]} is row k's build row (-1 none; {@code match} null: none matches).
+   * INNER keeps the matched rows, LEFT all.
+   */
+  private ScanBatch aligned(ScanBatch b, int[] match) {
+    int n = b.size();
+    int[] sel = b.sel();
+    int width = sel[n - 1] + 1;
+    int[] rowAt = new int[width];
+    Arrays.fill(rowAt, -1);
+    int[] out = kind == Kind.INNER ? new int[n] : sel;
+    int m = 0;
+    if (match != null) {
+      for (int k = 0; k < n; k++) {
+        int r = match[k];
+        rowAt[sel[k]] = r;
+        if (r >= 0 && out != sel) {
+          out[m++] = sel[k];
+        }
+      }
+    }
+    if (out == sel) {
+      m = n;
+    }
+    List<DataType> buildTypes = table.types();
+    int np = probeTypes.size();
+    ColumnVector[] cols = Arrays.copyOf(b.cols(), np + buildTypes.size());
+    ColumnVector[] bc = table.cols();
+    for (int c = 0; c < buildTypes.size(); c++) {
+      DataType t = buildTypes.get(c);
+      ColumnVector v = Columns.newVector(t, width);
+      if (table.rows() == 0) {
+        v.noNulls = false;
+        v.isRepeating = true;
+        v.isNull[0] = true;
+      } else {
+        VectorGather.gather(bc[c], t.kind(), rowAt, width, v, 0);
+      }
+      cols[np + c] = v;
+    }
+    return new ScanBatch(cols, out, m);
+  }
+}

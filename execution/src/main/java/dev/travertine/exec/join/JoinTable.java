@@ -1,0 +1,201 @@
+package dev.travertine.exec.join;
+
+import dev.travertine.exec.Columns;
+import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.schema.TypeKind;
+import java.util.List;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+
+/**
+ * The build side of a hash join: its rows copied into one vector per field (strings referenced
+ * where they lie), and a chained hash table over their keys: {@code heads[hash & mask]} is the
+ * first row of a bucket (+1, 0 = empty) and {@code next[row]} the next one, each row's full hash
+ * beside it so that a probe compares hashes before keys (DuckDB's pointer table and chains). Rows
+ * with a NULL key are kept (an outer join may return them) but never chained: SQL's equality
+ * matches no NULL. Read-only once built, so every probing worker shares it.
+ */
+public final class JoinTable {
+  private final List<DataType> types;
+  private final ColumnVector[] cols;
+  private final int rows;
+  private final int[] keys;
+  private final TypeKind[] keyKinds;
+  /** For one long-backed key: its values, else null. */
+  private final long[] longKey;
+  private final int[] heads;
+  private final int[] next;
+  private final int[] hashes;
+  private final int mask;
+  private final boolean unique;
+  private final int chained;
+
+  private JoinTable(List<DataType> types, ColumnVector[] cols, int rows, int[] keys) {
+    this.types = List.copyOf(types);
+    this.cols = cols;
+    this.rows = rows;
+    this.keys = keys.clone();
+    this.keyKinds = JoinKeys.kinds(types, keys);
+    this.longKey = keys.length == 1 && keyKinds[0].isLongBacked() && rows > 0
+        ? ((LongColumnVector) cols[keys[0]]).vector : null;
+    int cap = Integer.highestOneBit(Math.max(16, rows * 2 - 1)) << 1;
+    this.heads = new int[cap];
+    this.mask = cap - 1;
+    this.next = new int[rows];
+    this.hashes = new int[rows];
+    int[] all = Columns.identity(rows);
+    long[] h = new long[rows];
+    boolean[] nul = new boolean[rows];
+    java.util.Arrays.fill(h, JoinKeys.SEED);
+    for (int c = 0; c < keys.length; c++) {
+      JoinKeys.hash(cols[keys[c]], keyKinds[c], all, rows, h, nul);
+    }
+    ColumnVector[] own = new ColumnVector[keys.length];
+    for (int c = 0; c < keys.length; c++) {
+      own[c] = cols[keys[c]];
+    }
+    boolean uniq = true;
+    int count = 0;
+    // Inserted from the last row down, so each chain lists its rows in their input order.
+    for (int r = rows - 1; r >= 0; r--) {
+      if (nul[r]) {
+        continue;
+      }
+      int hash = JoinKeys.finish(h[r]);
+      hashes[r] = hash;
+      int b = hash & mask;
+      if (uniq && find(heads[b] - 1, hash, own, r) >= 0) {
+        uniq = false;
+      }
+      next[r] = heads[b];
+      heads[b] = r + 1;
+      count++;
+    }
+    this.unique = uniq;
+    this.chained = count;
+  }
+
+  /**
+   * The table over the rows of {@code batches} (their selected positions, in order).
+   *
+   * @param keys the key fields of the batches
+   */
+  public static JoinTable build(List<DataType> types, int[] keys, List<ScanBatch> batches) {
+    long total = 0;
+    for (ScanBatch b : batches) {
+      total += b.size();
+    }
+    if (total > Integer.MAX_VALUE - 16) {
+      throw new IllegalStateException("A join's build side of " + total + " rows is more than one table holds");
+    }
+    int n = (int) total;
+    ColumnVector[] cols = new ColumnVector[types.size()];
+    for (int c = 0; c < cols.length; c++) {
+      cols[c] = Columns.newVector(types.get(c), n);
+    }
+    int at = 0;
+    for (ScanBatch b : batches) {
+      for (int c = 0; c < cols.length; c++) {
+        VectorGather.gather(b.cols()[c], types.get(c).kind(), b.sel(), b.size(), cols[c], at);
+      }
+      at += b.size();
+    }
+    return new JoinTable(types, cols, n, keys);
+  }
+
+  /** Whether a key of type {@code a} joins with one of type {@code b} (both hash and compare alike). */
+  public static boolean compatible(DataType a, DataType b) {
+    return JoinKeys.compatible(a, b);
+  }
+
+  public int rows() {
+    return rows;
+  }
+
+  /** Whether no two rows have equal keys: every probe row matches at most one. */
+  public boolean unique() {
+    return unique;
+  }
+
+  public List<DataType> types() {
+    return types;
+  }
+
+  ColumnVector[] cols() {
+    return cols;
+  }
+
+  int[] keys() {
+    return keys;
+  }
+
+  TypeKind[] keyKinds() {
+    return keyKinds;
+  }
+
+  /** The first row of the chain of {@code hash}, or -1. */
+  int head(int hash) {
+    return heads[hash & mask] - 1;
+  }
+
+  /** The row after {@code row} in its chain, or -1. */
+  int next(int row) {
+    return next[row] - 1;
+  }
+
+  /**
+   * The first row from {@code row} on along its chain whose key equals the key of row {@code p}
+   * of the probe's key columns {@code probeKeys} (hash {@code hash}), or -1.
+   */
+  int find(int row, int hash, ColumnVector[] probeKeys, int p) {
+    if (longKey != null) {
+      ColumnVector v = probeKeys[0];
+      long x = ((LongColumnVector) v).vector[v.isRepeating ? 0 : p];
+      for (; row >= 0; row = next[row] - 1) {
+        if (hashes[row] == hash && longKey[row] == x) {
+          return row;
+        }
+      }
+      return -1;
+    }
+    for (; row >= 0; row = next[row] - 1) {
+      if (hashes[row] == hash && sameKey(row, probeKeys, p)) {
+        return row;
+      }
+    }
+    return -1;
+  }
+
+  private boolean sameKey(int row, ColumnVector[] probeKeys, int p) {
+    for (int c = 0; c < keys.length; c++) {
+      if (!JoinKeys.equal(cols[keys[c]], row, probeKeys[c], p, keyKinds[c])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Bytes held (for memory accounting): the copied vectors and the table. */
+  public long bytes() {
+    long b = 4L * heads.length + 8L * rows;
+    for (int c = 0; c < cols.length; c++) {
+      b += rows * (long) switch (types.get(c).kind()) {
+        case CHAR, VARCHAR -> 24; // the reference (the bytes stay where the build side's batches hold them)
+        case DECIMAL -> 48;
+        case TIMESTAMP -> 12;
+        default -> 9;
+      };
+    }
+    return b;
+  }
+
+  /** Rows whose key is not NULL (what a probe can match). */
+  public int chained() {
+    return chained;
+  }
+
+  @Override public String toString() {
+    return "JoinTable[" + rows + " rows, " + (unique ? "unique" : "duplicate") + " keys]";
+  }
+}

@@ -1,0 +1,98 @@
+package dev.travertine.exec.join;
+
+import dev.travertine.mergetree.schema.TypeKind;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
+
+/**
+ * Copies rows of one column vector into another, a type's loop at a time (the switch on the type
+ * runs once per call, not per value): {@code dst[at + k] = src[rows[k]]} for k &lt; n, and NULL
+ * where {@code rows[k] < 0} (the missing side of an outer join). Strings are referenced where they
+ * lie, not copied: the source batches outlive what is gathered from them.
+ */
+public final class VectorGather {
+  private VectorGather() {}
+
+  public static void gather(ColumnVector src, TypeKind kind, int[] rows, int n, ColumnVector dst, int at) {
+    boolean srcNulls = !src.noNulls;
+    boolean rep = src.isRepeating;
+    boolean[] srcNull = src.isNull;
+    boolean[] dstNull = dst.isNull;
+    boolean anyNull = false;
+    for (int k = 0; k < n; k++) {
+      int r = rows[k];
+      boolean isNull = r < 0 || srcNulls && srcNull[rep ? 0 : r];
+      dstNull[at + k] = isNull;
+      anyNull |= isNull;
+    }
+    if (anyNull) {
+      dst.noNulls = false;
+    }
+    switch (kind) {
+      case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DATE -> {
+        long[] s = ((LongColumnVector) src).vector;
+        long[] d = ((LongColumnVector) dst).vector;
+        if (rep) {
+          java.util.Arrays.fill(d, at, at + n, s[0]);
+        } else {
+          for (int k = 0; k < n; k++) {
+            int r = rows[k];
+            d[at + k] = r < 0 ? 0 : s[r];
+          }
+        }
+      }
+      case REAL, DOUBLE -> {
+        double[] s = ((DoubleColumnVector) src).vector;
+        double[] d = ((DoubleColumnVector) dst).vector;
+        for (int k = 0; k < n; k++) {
+          int r = rows[k];
+          d[at + k] = r < 0 ? 0 : s[rep ? 0 : r];
+        }
+      }
+      case DECIMAL -> {
+        DecimalColumnVector s = (DecimalColumnVector) src;
+        DecimalColumnVector d = (DecimalColumnVector) dst;
+        for (int k = 0; k < n; k++) {
+          int r = rows[k];
+          if (!dstNull[at + k]) {
+            d.set(at + k, s.vector[rep ? 0 : r]);
+          }
+        }
+      }
+      case CHAR, VARCHAR -> {
+        BytesColumnVector s = (BytesColumnVector) src;
+        BytesColumnVector d = (BytesColumnVector) dst;
+        for (int k = 0; k < n; k++) {
+          int r = rows[k];
+          if (dstNull[at + k]) {
+            d.vector[at + k] = EMPTY;
+            d.start[at + k] = 0;
+            d.length[at + k] = 0;
+          } else {
+            int i = rep ? 0 : r;
+            d.vector[at + k] = s.vector[i];
+            d.start[at + k] = s.start[i];
+            d.length[at + k] = s.length[i];
+          }
+        }
+      }
+      case TIMESTAMP -> {
+        TimestampColumnVector s = (TimestampColumnVector) src;
+        TimestampColumnVector d = (TimestampColumnVector) dst;
+        for (int k = 0; k < n; k++) {
+          int r = rows[k];
+          int i = r < 0 ? -1 : rep ? 0 : r;
+          d.time[at + k] = i < 0 ? 0 : s.time[i];
+          d.nanos[at + k] = i < 0 ? 0 : s.nanos[i];
+        }
+      }
+      default -> throw new AssertionError(kind);
+    }
+  }
+
+  private static final byte[] EMPTY = new byte[0];
+}
