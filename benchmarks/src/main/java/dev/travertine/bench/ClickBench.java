@@ -90,7 +90,7 @@ public final class ClickBench {
   }
 
   /** A cold run on each engine, then the hot runs alternating; then the answers compared. */
-  private static QueryOutcome measure(ClickBenchQueries.Query q, QueryRunner runner, Connection trav, Connection duck,
+  static QueryOutcome measure(ClickBenchQueries.Query q, QueryRunner runner, Connection trav, Connection duck,
       int runs) {
     QueryRunner.Run travCold = runner.run(trav, q.sql());
     QueryRunner.Run duckCold = runner.run(duck, q.sql());

@@ -1,0 +1,111 @@
+package dev.travertine.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * TPC-H on Travertine and DuckDB in one run, on the same data: the generator's CSV files at scale
+ * factor {@code sf} ({@link TpchData}, kept in the data directory for later runs, as are both
+ * databases), loaded by each engine (Travertine: MergeTree tables sorted by primary key, merged),
+ * then each of the 22 queries once cold and {@code runs} times hot on each engine, the engines
+ * alternating, and both engines' answers compared. Prints the table of {@link ClickBenchReport}
+ * and writes it as TSV, Markdown and an SVG chart to {@code -Dtpch.out} (default
+ * {@code dataDir/results}). A query that fails or runs past {@code -Dtpch.timeout} seconds
+ * (default 300) is reported and the run goes on.
+ *
+ * <p>Usage: {@code TpchBench [sf=1] [runs=3] [threads=2] [dataDir|-] [queries=all, e.g. 1,3,5-9]}.
+ */
+public final class TpchBench {
+  private TpchBench() {}
+
+  public static void main(String[] args) throws Exception {
+    double sf = args.length > 0 ? Double.parseDouble(args[0]) : 1;
+    int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    int threads = args.length > 2 ? Integer.parseInt(args[2]) : 2;
+    Path dataDir = (args.length > 3 && !args[3].equals("-") ? Path.of(args[3])
+        : Path.of(System.getProperty("java.io.tmpdir"), "travertine-tpch")).toAbsolutePath();
+    Set<Integer> wanted = ClickBenchQueries.filter(args.length > 4 ? args[4] : "all");
+    int timeout = Integer.getInteger("tpch.timeout", 300);
+    Path outDir = Path.of(System.getProperty("tpch.out", dataDir.resolve("results").toString()));
+    Files.createDirectories(dataDir);
+    Files.createDirectories(outDir);
+
+    Path csv = TpchData.csvDirectory(dataDir, sf);
+    long t0 = System.nanoTime();
+    TpchData.generate(sf, csv);
+    System.out.printf(Locale.ROOT, "# TPC-H SF %s data in %s (%.1f s)%n", TpchData.scale(sf), csv,
+        (System.nanoTime() - t0) / 1e9);
+    String key = "sf" + TpchData.scale(sf) + "-v" + TpchData.VERSION;
+    List<QueryOutcome> outcomes = new ArrayList<>();
+    String context;
+    try (Engine trav = new Engine("Travertine", dataDir.resolve("travertine-tpch-" + key), csv);
+        Engine duck = new Engine("DuckDB", dataDir.resolve("duckdb-tpch-" + key + ".db"), csv);
+        QueryRunner runner = new QueryRunner(timeout)) {
+      for (Engine e : List.of(trav, duck)) {
+        e.open(csv, threads);
+        System.out.printf(Locale.ROOT, "# %s: %s, lineitem %s rows%n", e.name(), e.loadNote(),
+            BenchSql.one(e.connection(), "SELECT count(*) FROM lineitem"));
+      }
+      context = String.format(Locale.ROOT, "TPC-H SF %s, %d hot run%s, threads = %d; DuckDB %s; %d cores, Java %s, %s",
+          TpchData.scale(sf), runs, runs == 1 ? "" : "s", threads, BenchSql.one(duck.connection(), "SELECT version()"),
+          Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), LocalDate.now());
+      System.out.println("# " + context + "; timeout " + timeout + " s per query");
+      System.out.println(ClickBenchReport.header());
+      for (int n = 1; n <= 22; n++) {
+        if (wanted.contains(n)) {
+          ClickBenchQueries.Query q = new ClickBenchQueries.Query(n, TpchData.query(n), TpchData.ordered(n), false);
+          QueryOutcome o = ClickBench.measure(q, runner, trav.connection(), duck.connection(), runs);
+          outcomes.add(o);
+          System.out.println(ClickBenchReport.line(o));
+        }
+      }
+    }
+    ClickBenchReport report = new ClickBenchReport(context, outcomes);
+    report.printTotals(System.out);
+    String base = "tpch-" + key;
+    report.writeTsv(outDir.resolve(base + ".tsv"));
+    report.writeMarkdown(outDir.resolve(base + ".md"));
+    report.writeChart(outDir.resolve(base + ".svg"), String.format(Locale.ROOT,
+        "TPC-H SF %s, threads = %d: hot median per query", TpchData.scale(sf), threads));
+    System.out.println("# wrote " + outDir.toAbsolutePath().resolve(base) + ".{tsv,md,svg}");
+  }
+
+  /** One engine's TPC-H database, loaded the first time and reused by later runs. */
+  private static final class Engine extends HitsEngine {
+    private final Path csv;
+
+    Engine(String name, Path location, Path csv) {
+      super(name, location);
+      this.csv = csv;
+    }
+
+    private boolean duck() {
+      return name().equals("DuckDB");
+    }
+
+    @Override Connection connect() throws SQLException {
+      return DriverManager.getConnection(duck() ? "jdbc:duckdb:" + location()
+          : "jdbc:travertine:" + location() + TravertineHits.URL_SETTINGS);
+    }
+
+    @Override String load(Path ignored) throws Exception {
+      if (duck()) {
+        TpchData.loadDuckDb(connection(), csv);
+        return "";
+      }
+      return TpchData.loadTravertine(connection(), csv);
+    }
+
+    @Override void setThreads(int threads) throws SQLException {
+      BenchSql.exec(connection(), duck() ? "SET threads = " + threads : "SET max_threads = " + threads);
+    }
+  }
+}
