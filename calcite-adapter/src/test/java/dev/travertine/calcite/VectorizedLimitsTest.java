@@ -84,4 +84,23 @@ class VectorizedLimitsTest {
       assertEquals("300000", one(c, "SELECT count(*) FROM (SELECT s, count(*) FROM m GROUP BY s)"));
     }
   }
+
+  /** A join's build side counts toward max_memory_usage: past it the join fails clearly, and runs without it. */
+  @Test
+  void maxMemoryUsageFailsALargeJoinBuild() throws Exception {
+    try (Connection c = connect(dir)) {
+      exec(c, "CREATE TABLE jl (k BIGINT NOT NULL, s VARCHAR) ORDER BY k");
+      exec(c, "CREATE TABLE jr (k BIGINT NOT NULL, s VARCHAR) ORDER BY k");
+      exec(c, "INSERT INTO jl SELECT number, 'l-' || CAST(number AS VARCHAR) FROM TABLE(numbers(300000))");
+      exec(c, "INSERT INTO jr SELECT number * 2, 'r-' || CAST(number AS VARCHAR) FROM TABLE(numbers(200000))");
+      String q = "SELECT count(*), max(jr.s) FROM jl JOIN jr ON jl.k = jr.k";
+      assertTrue(explain(c, q).contains("VectorizedJoin"), explain(c, q));
+      exec(c, "SET max_memory_usage = 1000000");
+      SQLException e = assertThrows(SQLException.class, () -> rows(c, q));
+      assertTrue(e.getMessage().contains("Memory limit (for query) exceeded"), e.getMessage());
+      exec(c, "SET max_memory_usage = 0");
+      assertEquals("150000", one(c, "SELECT count(*) FROM jl JOIN jr ON jl.k = jr.k"));
+      assertEquals("r-99999", one(c, "SELECT max(jr.s) FROM jl JOIN jr ON jl.k = jr.k"));
+    }
+  }
 }
