@@ -79,14 +79,8 @@ public final class ClickBench {
         }
       }
     }
-    ClickBenchReport report = new ClickBenchReport(context, outcomes);
-    report.printTotals(System.out);
-    String base = "clickbench-" + rows;
-    report.writeTsv(outDir.resolve(base + ".tsv"));
-    report.writeMarkdown(outDir.resolve(base + ".md"));
-    report.writeChart(outDir.resolve(base + ".svg"), String.format(Locale.ROOT,
+    new ClickBenchReport(context, outcomes).finish(outDir, "clickbench-" + rows, String.format(Locale.ROOT,
         "ClickBench-like hits, %,d rows, threads = %d: hot median per query", rows, threads));
-    System.out.println("# wrote " + outDir.toAbsolutePath().resolve(base) + ".{tsv,md,svg}");
   }
 
   /** A cold run on each engine, then the hot runs alternating; then the answers compared. */

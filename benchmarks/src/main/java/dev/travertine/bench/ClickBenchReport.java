@@ -50,6 +50,15 @@ final class ClickBenchReport {
     }
   }
 
+  /** Prints the totals, writes {@code base}.tsv, .md and .svg (the chart titled {@code chartTitle}) into {@code dir}. */
+  void finish(Path dir, String base, String chartTitle) throws IOException {
+    printTotals(System.out);
+    writeTsv(dir.resolve(base + ".tsv"));
+    writeMarkdown(dir.resolve(base + ".md"));
+    writeChart(dir.resolve(base + ".svg"), chartTitle);
+    System.out.println("# wrote " + dir.toAbsolutePath().resolve(base) + ".{tsv,md,svg}");
+  }
+
   void writeTsv(Path file) throws IOException {
     StringBuilder s = new StringBuilder("# " + context + "\n");
     s.append("query\ttravertine_cold_ms\ttravertine_hot_ms\tduckdb_cold_ms\tduckdb_hot_ms\tratio\tmatch\trows\t"

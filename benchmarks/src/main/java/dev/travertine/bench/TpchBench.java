@@ -68,14 +68,8 @@ public final class TpchBench {
         }
       }
     }
-    ClickBenchReport report = new ClickBenchReport(context, outcomes);
-    report.printTotals(System.out);
-    String base = "tpch-" + key;
-    report.writeTsv(outDir.resolve(base + ".tsv"));
-    report.writeMarkdown(outDir.resolve(base + ".md"));
-    report.writeChart(outDir.resolve(base + ".svg"), String.format(Locale.ROOT,
+    new ClickBenchReport(context, outcomes).finish(outDir, "tpch-" + key, String.format(Locale.ROOT,
         "TPC-H SF %s, threads = %d: hot median per query", TpchData.scale(sf), threads));
-    System.out.println("# wrote " + outDir.toAbsolutePath().resolve(base) + ".{tsv,md,svg}");
   }
 
   /** One engine's TPC-H database, loaded the first time and reused by later runs. */
