@@ -1,0 +1,130 @@
+package dev.travertine.exec.join;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.schema.TypeKind;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The probe of every join kind against a nested-loop oracle on random batches: one long key and a
+ * (long, string) key pair, NULL keys, duplicate and unique build keys, an empty build side, and
+ * probe batches with a selection that skips rows.
+ */
+class HashJoinProbeTest {
+  private static final List<DataType> TYPES = List.of(DataType.of(TypeKind.BIGINT), DataType.of(TypeKind.VARCHAR));
+
+  @Test
+  void everyKindMatchesANestedLoop() {
+    Random rnd = new Random(42);
+    for (int round = 0; round < 40; round++) {
+      int keyRange = round % 4 == 0 ? 1000 : 12; // mostly duplicates, sometimes (nearly) unique
+      int buildRows = round % 10 == 9 ? 0 : 1 + rnd.nextInt(300);
+      ScanBatch build = batch(rnd, buildRows, keyRange, round % 4 == 0);
+      ScanBatch probe = batch(rnd, 1 + rnd.nextInt(500), keyRange, false);
+      for (int[] keys : List.of(new int[] {0}, new int[] {0, 1})) {
+        JoinTable t = JoinTable.build(TYPES, keys, List.of(build));
+        for (HashJoinProbe.Kind kind : HashJoinProbe.Kind.values()) {
+          ScanBatch out = new HashJoinProbe(kind, t, TYPES, keys, null).apply(probe);
+          assertEquals(oracle(kind, probe, build, keys), rows(out, kind), kind + " keys " + keys.length + " round "
+              + round + " " + t);
+        }
+      }
+    }
+  }
+
+  /** Rows {@code n} at random, every third position selected; keys NULL now and then; unique keys if asked. */
+  private static ScanBatch batch(Random rnd, int n, int keyRange, boolean unique) {
+    LongColumnVector k = new LongColumnVector(n);
+    BytesColumnVector s = new BytesColumnVector(n);
+    s.initBuffer();
+    for (int i = 0; i < n; i++) {
+      k.vector[i] = unique ? i : rnd.nextInt(keyRange);
+      if (!unique && rnd.nextInt(10) == 0) {
+        k.noNulls = false;
+        k.isNull[i] = true;
+      }
+      byte[] b = ("s" + rnd.nextInt(3)).getBytes(StandardCharsets.UTF_8);
+      s.setVal(i, b, 0, b.length);
+    }
+    int[] sel = new int[n];
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+      if (unique || i % 3 != 1) {
+        sel[m++] = i;
+      }
+    }
+    return new ScanBatch(new ColumnVector[] {k, s}, sel, m);
+  }
+
+  private static String row(ScanBatch b, int r) {
+    LongColumnVector k = (LongColumnVector) b.cols()[0];
+    BytesColumnVector s = (BytesColumnVector) b.cols()[1];
+    return (!k.noNulls && k.isNull[r] ? "null" : String.valueOf(k.vector[r])) + "/" + s.toString(r);
+  }
+
+  private static String buildRow(ScanBatch b, int r) {
+    return r < 0 ? "null/null" : row(b, r);
+  }
+
+  private static boolean matches(ScanBatch p, int i, ScanBatch b, int j, int[] keys) {
+    LongColumnVector pk = (LongColumnVector) p.cols()[0];
+    LongColumnVector bk = (LongColumnVector) b.cols()[0];
+    if (!pk.noNulls && pk.isNull[i] || !bk.noNulls && bk.isNull[j] || pk.vector[i] != bk.vector[j]) {
+      return false;
+    }
+    return keys.length == 1 || ((BytesColumnVector) p.cols()[1]).toString(i)
+        .equals(((BytesColumnVector) b.cols()[1]).toString(j));
+  }
+
+  private static List<String> oracle(HashJoinProbe.Kind kind, ScanBatch p, ScanBatch b, int[] keys) {
+    List<String> out = new ArrayList<>();
+    for (int x = 0; x < p.size(); x++) {
+      int i = p.sel()[x];
+      boolean any = false;
+      for (int y = 0; y < b.size(); y++) {
+        int j = b.sel()[y];
+        if (matches(p, i, b, j, keys)) {
+          any = true;
+          if (kind == HashJoinProbe.Kind.INNER || kind == HashJoinProbe.Kind.LEFT) {
+            out.add(row(p, i) + "|" + row(b, j));
+          }
+        }
+      }
+      if (kind == HashJoinProbe.Kind.LEFT && !any) {
+        out.add(row(p, i) + "|null/null");
+      } else if (kind == HashJoinProbe.Kind.SEMI && any || kind == HashJoinProbe.Kind.ANTI && !any) {
+        out.add(row(p, i));
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  private static List<String> rows(ScanBatch out, HashJoinProbe.Kind kind) {
+    List<String> rows = new ArrayList<>();
+    for (int x = 0; x < out.size(); x++) {
+      int r = out.sel()[x];
+      if (kind == HashJoinProbe.Kind.SEMI || kind == HashJoinProbe.Kind.ANTI) {
+        rows.add(row(out, r));
+      } else {
+        ColumnVector[] c = out.cols();
+        ScanBatch buildSide = new ScanBatch(new ColumnVector[] {c[2], c[3]}, out.sel(), out.size());
+        LongColumnVector bk = (LongColumnVector) c[2];
+        // a matched build row never has a NULL key: a NULL one is LEFT's missing side
+        boolean missing = !bk.noNulls && bk.isNull[bk.isRepeating ? 0 : r];
+        rows.add(row(out, r) + "|" + (missing ? "null/null" : buildRow(buildSide, r)));
+      }
+    }
+    rows.sort(null);
+    return rows;
+  }
+}
