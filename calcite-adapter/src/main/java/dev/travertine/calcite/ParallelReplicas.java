@@ -75,7 +75,7 @@ final class ParallelReplicas {
   /** EXPLAIN's words for the exchange of a fragment, or null when it runs here alone. */
   static String describe(TravertineSession session, VectorizedSpec spec) {
     String why = whyLocal(session, spec);
-    if (why == JOINS) {
+    if (JOINS.equals(why)) {
       return "none (" + why + ")";
     }
     if (why != null) {

@@ -24,6 +24,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 
@@ -133,8 +134,7 @@ final class TravertineProgram {
   }
 
   private static boolean hasOr(RexNode c) {
-    return c.getKind() == org.apache.calcite.sql.SqlKind.OR
-        || c instanceof org.apache.calcite.rex.RexCall call && call.getOperands().stream().anyMatch(TravertineProgram::hasOr);
+    return RexUtil.find(SqlKind.OR).contains(c);
   }
 
   /** True when the tree holds a sub-query expression or a correlation. */
