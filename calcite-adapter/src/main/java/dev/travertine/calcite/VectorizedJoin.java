@@ -39,7 +39,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * (INNER, LEFT) the build's.
  *
  * <p>{@link #RULE} turns Calcite's INNER, LEFT, RIGHT, SEMI and ANTI joins with at least one
- * equi-key into it: as written (the right side built), and for INNER and RIGHT also with the sides
+ * equi-key, or with a build side of at most one row (a scalar subquery: no key, one bucket), into it: as written (the right side built), and for INNER and RIGHT also with the sides
  * swapped (the left side built, a projection restoring the field order), so that the planner
  * builds the smaller side. Not a subclass of Calcite's {@code Join} (see {@link VectorizedFilter}).
  */
@@ -125,8 +125,13 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
       List<RexNode> nonEqui = new ArrayList<>();
       RelOptUtil.splitJoinCondition(probe, build, condition, probeKeys, buildKeys, filterNulls, nonEqui);
       RexNode residual = RexUtil.composeConjunction(j.getCluster().getRexBuilder(), nonEqui, true);
-      if (probeKeys.isEmpty() || filterNulls.contains(Boolean.FALSE)) {
-        return null; // no equi-key, or IS NOT DISTINCT FROM (which matches NULLs)
+      if (filterNulls.contains(Boolean.FALSE)) {
+        return null; // IS NOT DISTINCT FROM (which matches NULLs)
+      }
+      if (probeKeys.isEmpty() && !singleRow(build)) {
+        // No equi-key: only a build side of at most one row (a scalar subquery, as in TPC-H Q11
+        // and Q22's "> (SELECT avg(...))") joins here, every probe row meeting it in one bucket.
+        return null;
       }
       List<DataType> pt = VectorizedRel.engineTypes(probe.getRowType());
       List<DataType> bt = VectorizedRel.engineTypes(build.getRowType());
@@ -151,6 +156,58 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
       RelNode b = convert(build, build.getTraitSet().replace(CONVENTION));
       return new VectorizedJoin(j.getCluster(), traits, p, b, kind, toArray(probeKeys), toArray(buildKeys),
           residual, residualExpr, j);
+    }
+
+    /**
+     * Whether r yields at most one row: an aggregate without GROUP BY under projections and
+     * filters. Calcite's max-row-count metadata answers "unknown" for the planner's subsets, so
+     * a subset is searched for any member that proves it (its members are equivalent).
+     */
+    private static boolean singleRow(RelNode r) {
+      return singleRow(r, 0);
+    }
+
+    private static boolean singleRow(RelNode r, int depth) {
+      if (depth > 8) {
+        return false;
+      }
+      if (r instanceof org.apache.calcite.plan.volcano.RelSubset subset) {
+        for (RelNode member : subset.getRels()) {
+          if (singleRow(member, depth + 1)) {
+            return true;
+          }
+        }
+        return false;
+      }
+      if (r instanceof org.apache.calcite.rel.core.Aggregate a) {
+        return a.getGroupSets().size() == 1
+            && (a.getGroupSet().isEmpty() || constants(a.getInput(), a.getGroupSet().asList(), depth + 1));
+      }
+      if (r instanceof org.apache.calcite.rel.core.Project || r instanceof org.apache.calcite.rel.core.Filter
+          || r instanceof org.apache.calcite.rel.core.Calc) {
+        return singleRow(r.getInput(0), depth + 1);
+      }
+      Double max = r.getCluster().getMetadataQuery().getMaxRowCount(r);
+      return max != null && max <= 1;
+    }
+
+    /** Whether the fields are literals of a projection (EXISTS's {@code GROUP BY true}). */
+    private static boolean constants(RelNode r, List<Integer> fields, int depth) {
+      if (depth > 8) {
+        return false;
+      }
+      if (r instanceof org.apache.calcite.plan.volcano.RelSubset subset) {
+        for (RelNode member : subset.getRels()) {
+          if (constants(member, fields, depth + 1)) {
+            return true;
+          }
+        }
+        return false;
+      }
+      if (r instanceof org.apache.calcite.rel.core.Project p) {
+        return fields.stream().allMatch(f -> p.getProjects().get(f) instanceof org.apache.calcite.rex.RexLiteral);
+      }
+      return false;
     }
 
     private static int[] toArray(List<Integer> xs) {

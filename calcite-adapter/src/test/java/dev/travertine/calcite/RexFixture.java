@@ -177,6 +177,10 @@ final class RexFixture {
     l.add(call(SqlStdOperatorTable.MINUS, ref("i2"), ref("dec")));
     l.add(call(SqlStdOperatorTable.MOD, ref("dec"), ref("i2")));
     l.add(call(SqlStdOperatorTable.MULTIPLY, ref("dec2"), ref("si")));
+    // DECIMAL(10, 2) * INTEGER is DECIMAL(20, 2): past 18 digits, exact with 38 as the maximum
+    l.add(call(SqlStdOperatorTable.MULTIPLY, ref("dec"), ref("i2")));
+    l.add(call(SqlStdOperatorTable.MULTIPLY, call(SqlStdOperatorTable.MULTIPLY, ref("dec"), ref("dec2")),
+        call(SqlStdOperatorTable.MINUS, lit(1), ref("dec2"))));
     l.add(call(SqlStdOperatorTable.PLUS, ref("dec"), ref("d")));
     l.add(call(SqlStdOperatorTable.PLUS, ref("i"), lit(1)));
     l.add(call(SqlStdOperatorTable.MULTIPLY, lit(3), ref("bi")));
@@ -413,9 +417,6 @@ final class RexFixture {
     l.add(call(SqlStdOperatorTable.DIVIDE, ref("dec"), ref("dec2")));
     l.add(call(SqlLibraryOperators.ILIKE, ref("s"), str("a%")));
     l.add(call(SqlStdOperatorTable.MINUS, ref("dt"), interval(12, TimeUnit.YEAR)));
-    // DECIMAL(10,2) * INTEGER is typed DECIMAL(19, 2) (Calcite's maximum precision is 19) while
-    // the exact product needs 20 digits
-    l.add(call(SqlStdOperatorTable.MULTIPLY, ref("dec"), ref("i2")));
     l.add(cast(t(SqlTypeName.DATE), ref("s")));
     l.add(cast(t(SqlTypeName.TIMESTAMP, 3), ref("s")));
     l.add(cast(t(SqlTypeName.TIMESTAMP, 0), ref("ts")));

@@ -134,6 +134,17 @@ class VectorizedJoinDifferentialTest {
     check("SELECT f.k FROM f WHERE NOT EXISTS (SELECT 1 FROM m WHERE m.a = f.a AND m.w > f.x)");
   }
 
+  /** Joins without an equi-key whose build side is one row at most: scalar subqueries. */
+  @Test
+  void scalarSubqueries() throws SQLException {
+    check("SELECT k, x FROM f WHERE x > (SELECT avg(x) FROM f WHERE s LIKE 'a%')");
+    check("SELECT a, sum(dc) AS t FROM f GROUP BY a HAVING sum(dc) > (SELECT sum(dc) * 0.01 FROM f) ORDER BY t DESC, a");
+    check("SELECT f.k, (SELECT max(w) FROM m) AS mw FROM f WHERE f.k < 300");
+    check("SELECT k FROM f WHERE x > (SELECT max(w) FROM m WHERE w < 0)"); // NULL: nothing passes
+    check("SELECT k FROM f WHERE x >= (SELECT min(id) FROM e)"); // an empty build side
+    check("SELECT k, x FROM f WHERE NOT EXISTS (SELECT 1 FROM d WHERE grp > 100)");
+  }
+
   @Test
   void outerJoins() throws SQLException {
     check("SELECT f.k, d.name, d.grp FROM f LEFT JOIN d ON f.a = d.id");

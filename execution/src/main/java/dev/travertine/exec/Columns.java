@@ -3,9 +3,11 @@ package dev.travertine.exec;
 import dev.travertine.mergetree.schema.DataType;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
+import org.apache.hadoop.hive.serde2.io.HiveDecimalWritable;
 import org.apache.orc.TypeDescription;
 import org.apache.orc.impl.TypeUtils;
 
@@ -28,6 +30,26 @@ public final class Columns {
       }
       default -> TypeUtils.createColumn(type.orcType(), TypeDescription.RowBatchVersion.ORIGINAL, n);
     };
+  }
+
+  /**
+   * A DECIMAL vector of {@code size} rows whose value objects exist only at the positions
+   * {@code sel[0 .. n)} and 0 (the others stay null): a batch that keeps 2 % of its rows allocates 2 %
+   * of the objects. For results, which are read at the selected positions only.
+   */
+  public static DecimalColumnVector selectedDecimals(DataType type, int size, int[] sel, int n) {
+    DecimalColumnVector v = new DecimalColumnVector(1, type.precision(), type.scale());
+    int cap = Math.max(1, size);
+    HiveDecimalWritable[] w = new HiveDecimalWritable[cap];
+    w[0] = v.vector[0];
+    for (int k = 0; k < n; k++) {
+      if (w[sel[k]] == null) {
+        w[sel[k]] = new HiveDecimalWritable();
+      }
+    }
+    v.vector = w;
+    v.isNull = new boolean[cap];
+    return v;
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.travertine.exec.agg;
 
 import dev.travertine.exec.Columns;
+import dev.travertine.exec.ScaledDecimals;
 import dev.travertine.mergetree.schema.DataType;
 import dev.travertine.mergetree.schema.TypeKind;
 import java.math.BigDecimal;
@@ -12,6 +13,7 @@ import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.hadoop.hive.serde2.io.HiveDecimalWritable;
 
 /** SUM, SUM0 and AVG: a sum and a count of non-NULL values per group. */
 abstract class Sum extends AggState {
@@ -300,44 +302,94 @@ abstract class Sum extends AggState {
     }
   }
 
+  /**
+   * DECIMAL sums on longs at the argument's scale ({@link ScaledDecimals}); a group whose sum
+   * overflows 18 digits, or that meets a value with more, carries the excess in an exact
+   * BigDecimal beside its long, so the sum is exact either way.
+   */
   static final class DecimalSum extends Sum {
-    BigDecimal[] sums = new BigDecimal[16];
+    long[] sums = new long[16];
+    /** The part of a group's sum that did not fit its long, or null. */
+    BigDecimal[] big;
+
+    private int scale() {
+      return Math.max(0, in.scale());
+    }
 
     @Override void reorderSums(int[] order, int n) {
-      sums = Gather.objects(sums, order, n);
+      sums = Gather.longs(sums, order, n);
+      if (big != null) {
+        big = Gather.objects(big, order, n);
+      }
     }
 
     @Override void growSums(int capacity) {
       sums = Arrays.copyOf(sums, capacity);
+      if (big != null) {
+        big = Arrays.copyOf(big, capacity);
+      }
     }
 
     @Override void add(ColumnVector arg, int[] sel, int[] gid, int n) {
       DecimalColumnVector a = (DecimalColumnVector) arg;
+      int s = scale();
+      boolean checked = !ScaledDecimals.alwaysFits(in, s);
+      long[] sums = this.sums;
+      long[] counts = this.counts;
       for (int k = 0; k < n; k++) {
         int r = a.isRepeating ? 0 : sel[k];
         if (a.noNulls || !a.isNull[r]) {
           int g = gid[k];
-          BigDecimal x = a.vector[r].getHiveDecimal().bigDecimalValue();
-          sums[g] = sums[g] == null ? x : sums[g].add(x);
+          long x = ScaledDecimals.read(a.vector[r], s, checked);
+          long t = ScaledDecimals.add(sums[g], x);
+          if (t == ScaledDecimals.NO_FIT) {
+            spill(g, x == ScaledDecimals.NO_FIT ? a.vector[r].getHiveDecimal().bigDecimalValue() : BigDecimal.valueOf(x, s));
+          } else {
+            sums[g] = t;
+          }
           counts[g]++;
         }
       }
+    }
+
+    /** Adds x to group g's BigDecimal part. */
+    private void spill(int g, BigDecimal x) {
+      if (big == null) {
+        big = new BigDecimal[sums.length];
+      }
+      big[g] = big[g] == null ? x : big[g].add(x);
+    }
+
+    private BigDecimal total(int g) {
+      BigDecimal x = BigDecimal.valueOf(sums[g], scale());
+      return big == null || big[g] == null ? x : x.add(big[g]);
     }
 
     @Override void merge(AggState other, int[] src, int[] dst, int n) {
       DecimalSum o = (DecimalSum) other;
       for (int k = 0; k < n; k++) {
         int g = src[k];
-        if (o.sums[g] != null) {
-          int t = dst[k];
-          sums[t] = sums[t] == null ? o.sums[g] : sums[t].add(o.sums[g]);
+        int t = dst[k];
+        long x = ScaledDecimals.add(sums[t], o.sums[g]);
+        if (x == ScaledDecimals.NO_FIT) {
+          spill(t, BigDecimal.valueOf(o.sums[g], scale()));
+        } else {
+          sums[t] = x;
         }
-        counts[dst[k]] += o.counts[g];
+        if (o.big != null && o.big[g] != null) {
+          spill(t, o.big[g]);
+        }
+        counts[t] += o.counts[g];
       }
     }
 
     @Override void write(ColumnVector v, int i, int g) {
-      BigDecimal x = sums[g] == null ? BigDecimal.ZERO : sums[g];
+      if (!average && out.kind() == TypeKind.DECIMAL && out.scale() == scale() && (big == null || big[g] == null)) {
+        ((DecimalColumnVector) v).vector[i].deserialize64(sums[g], scale());
+        ((DecimalColumnVector) v).isNull[i] = false;
+        return;
+      }
+      BigDecimal x = total(g);
       if (average) {
         x = x.divide(BigDecimal.valueOf(counts[g]), MathContext.DECIMAL128);
       }
@@ -350,27 +402,38 @@ abstract class Sum extends AggState {
 
     /** DECIMAL(38) at the argument's scale: a partial sum of more digits fails the query. */
     @Override DataType sumType() {
-      return DataType.decimal(38, Math.max(0, in.scale()));
+      return DataType.decimal(38, scale());
     }
 
     @Override void writeSum(ColumnVector v, int i, int g) {
       DecimalColumnVector d = (DecimalColumnVector) v;
-      HiveDecimal x = HiveDecimal.create(sums[g] == null ? BigDecimal.ZERO : sums[g]);
+      if (big == null || big[g] == null) {
+        d.vector[i].deserialize64(sums[g], scale());
+        d.isNull[i] = false;
+        return;
+      }
+      HiveDecimal x = HiveDecimal.create(total(g));
       if (x != null) {
         d.set(i, x);
       }
       if (x == null || (!d.noNulls && d.isNull[i])) {
-        throw new ArithmeticException("A partial SUM of DECIMAL values exceeds 38 digits: " + sums[g]);
+        throw new ArithmeticException("A partial SUM of DECIMAL values exceeds 38 digits: " + total(g));
       }
     }
 
     @Override void addSum(ColumnVector v, int r, int g) {
-      BigDecimal x = ((DecimalColumnVector) v).vector[r].getHiveDecimal().bigDecimalValue();
-      sums[g] = sums[g] == null ? x : sums[g].add(x);
+      HiveDecimalWritable w = ((DecimalColumnVector) v).vector[r];
+      long x = ScaledDecimals.read(w, scale(), true);
+      long t = ScaledDecimals.add(sums[g], x);
+      if (t == ScaledDecimals.NO_FIT) {
+        spill(g, w.getHiveDecimal().bigDecimalValue());
+      } else {
+        sums[g] = t;
+      }
     }
 
     @Override long bytes() {
-      return 40L * counts.length;
+      return 24L * counts.length;
     }
   }
 }

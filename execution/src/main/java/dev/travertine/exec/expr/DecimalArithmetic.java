@@ -1,5 +1,7 @@
 package dev.travertine.exec.expr;
 
+import dev.travertine.exec.Columns;
+import dev.travertine.exec.ScaledDecimals;
 import dev.travertine.mergetree.scan.ScanBatch;
 import dev.travertine.mergetree.schema.DataType;
 import java.math.BigDecimal;
@@ -7,9 +9,12 @@ import java.math.RoundingMode;
 import org.apache.hadoop.hive.common.type.HiveDecimal;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 
 /**
- * + - * / MOD NEGATE on DECIMAL results, exact (BigDecimal per row: DECIMAL is rare). The exact
+ * + - * / MOD NEGATE on DECIMAL results, exact. + - * and NEGATE run on longs at the result's scale
+ * ({@link ScaledDecimals}), a tree of them without a DECIMAL vector in between; a batch in which some
+ * value has no long form (more than 18 digits) and / and MOD take BigDecimal per row. The exact
  * value is brought to the result type's scale by truncation, as Calcite's CAST to DECIMAL does;
  * a value that does not fit the result precision throws {@code ArithmeticException}. Division by
  * zero throws {@code ArithmeticException("Division by zero")}.
@@ -29,9 +34,16 @@ final class DecimalArithmetic extends VecExpr {
   @Override ColumnVector eval(ScanBatch batch) {
     int n = batch.size();
     int[] sel = batch.sel();
-    DecimalColumnVector r = (DecimalColumnVector) Vecs.alloc(type, Vecs.capacity(batch));
+    DecimalColumnVector r = Columns.selectedDecimals(type, Vecs.capacity(batch), sel, n);
     if (n == 0) {
       return r;
+    }
+    if (scalable()) {
+      LongColumnVector x = scaled(batch);
+      if (x != null) {
+        write(x, r, batch);
+        return r;
+      }
     }
     DecimalColumnVector a = (DecimalColumnVector) left.eval(batch);
     DecimalColumnVector b = right == null ? null : (DecimalColumnVector) right.eval(batch);
@@ -70,6 +82,125 @@ final class DecimalArithmetic extends VecExpr {
       store(r, i, z, type);
     }
     return r;
+  }
+
+  /** Whether the long form applies: the exact result's scale is the type's (no truncation). */
+  private boolean scalable() {
+    int s = type.scale();
+    return switch (op) {
+      case PLUS, MINUS -> left.type.scale() <= s && right.type.scale() <= s;
+      case TIMES -> left.type.scale() + right.type.scale() == s;
+      case NEGATE -> left.type.scale() == s;
+      default -> false;
+    };
+  }
+
+  /**
+   * This expression's values on the batch's selection as longs at the type's scale, or null when
+   * some value (an operand's or the result) has no long form.
+   */
+  LongColumnVector scaled(ScanBatch batch) {
+    LongColumnVector a = operand(left, batch);
+    if (a == null) {
+      return null;
+    }
+    if (op == Op.NEGATE) {
+      return negate(a, batch);
+    }
+    LongColumnVector b = operand(right, batch);
+    if (b == null) {
+      return null;
+    }
+    int s = type.scale();
+    int n = batch.size();
+    int[] sel = batch.sel();
+    boolean rep = a.isRepeating && b.isRepeating;
+    LongColumnVector r = new LongColumnVector(Vecs.capacity(batch));
+    r.isRepeating = rep;
+    long[] x = a.vector;
+    long[] y = b.vector;
+    long[] z = r.vector;
+    int ea = op == Op.TIMES ? 0 : s - left.type.scale();
+    int eb = op == Op.TIMES ? 0 : s - right.type.scale();
+    boolean nulls = !a.noNulls || !b.noNulls;
+    long limit = type.precision() < ScaledDecimals.DIGITS ? ScaledDecimals.pow10(type.precision()) : Long.MAX_VALUE;
+    int m = rep ? 1 : n;
+    for (int k = 0; k < m; k++) {
+      int i = rep ? 0 : sel[k];
+      int ia = a.isRepeating ? 0 : i;
+      int ib = b.isRepeating ? 0 : i;
+      if (nulls && (a.isNull[ia] && !a.noNulls || b.isNull[ib] && !b.noNulls)) {
+        r.noNulls = false;
+        r.isNull[i] = true;
+        continue;
+      }
+      long v = switch (op) {
+        case PLUS -> ScaledDecimals.add(ScaledDecimals.rescale(x[ia], ea), ScaledDecimals.rescale(y[ib], eb));
+        case MINUS -> ScaledDecimals.subtract(ScaledDecimals.rescale(x[ia], ea), ScaledDecimals.rescale(y[ib], eb));
+        default -> ScaledDecimals.multiply(x[ia], y[ib]);
+      };
+      if (v == ScaledDecimals.NO_FIT || v >= limit || v <= -limit) {
+        return null; // the exact path reports what does not fit the type
+      }
+      z[i] = v;
+    }
+    return r;
+  }
+
+  private static LongColumnVector negate(LongColumnVector a, ScanBatch batch) {
+    int n = a.isRepeating ? 1 : batch.size();
+    int[] sel = batch.sel();
+    for (int k = 0; k < n; k++) {
+      int i = a.isRepeating ? 0 : sel[k];
+      a.vector[i] = -a.vector[i];
+    }
+    return a;
+  }
+
+  /** An operand as longs at its own scale, or null where a value has no long form. */
+  private static LongColumnVector operand(VecExpr e, ScanBatch batch) {
+    if (e instanceof DecimalArithmetic d && d.scalable()) {
+      return d.scaled(batch);
+    }
+    DecimalColumnVector v = (DecimalColumnVector) e.eval(batch);
+    int scale = e.type.scale();
+    boolean checked = !ScaledDecimals.alwaysFits(e.type, scale);
+    LongColumnVector r = new LongColumnVector(Vecs.capacity(batch));
+    r.isRepeating = v.isRepeating;
+    r.noNulls = v.noNulls;
+    int n = v.isRepeating ? 1 : batch.size();
+    int[] sel = batch.sel();
+    for (int k = 0; k < n; k++) {
+      int i = v.isRepeating ? 0 : sel[k];
+      if (!v.noNulls && v.isNull[i]) {
+        r.isNull[i] = true;
+        continue;
+      }
+      long x = ScaledDecimals.read(v.vector[i], scale, checked);
+      if (x == ScaledDecimals.NO_FIT) {
+        return null;
+      }
+      r.vector[i] = x;
+    }
+    return r;
+  }
+
+  /** Scaled longs into the DECIMAL vector, at the type's scale. */
+  private void write(LongColumnVector x, DecimalColumnVector r, ScanBatch batch) {
+    int s = type.scale();
+    boolean rep = x.isRepeating;
+    r.isRepeating = rep;
+    int n = rep ? 1 : batch.size();
+    int[] sel = batch.sel();
+    for (int k = 0; k < n; k++) {
+      int i = rep ? 0 : sel[k];
+      if (!x.noNulls && x.isNull[i]) {
+        Vecs.setNull(r, i);
+      } else {
+        r.isNull[i] = false;
+        r.vector[i].deserialize64(x.vector[i], s);
+      }
+    }
   }
 
   /** Stores a value at the type's scale (truncating), or throws if it does not fit. */

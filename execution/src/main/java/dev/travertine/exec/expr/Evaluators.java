@@ -301,7 +301,21 @@ public final class Evaluators {
     if (e instanceof ConstantExpr c && c.isNull()) {
       return new ConstantExpr(null, t);
     }
+    if (e instanceof ConstantExpr && (isIntegral(t.kind()) || t.kind() == TypeKind.DECIMAL || t.kind().isDoubleBacked())) {
+      return foldCast(e, t); // 1 - l_discount: the 1 is cast once, not per batch
+    }
     return new CastExpr(e, t);
+  }
+
+  /** A cast of a constant evaluated once; one that fails stays a cast, to fail where it runs. */
+  private static VecExpr foldCast(VecExpr constant, DataType t) {
+    CastExpr cast = new CastExpr(constant, t);
+    try {
+      ColumnVector v = cast.eval(new ScanBatch(new ColumnVector[0], new int[] {0}, 1));
+      return new ConstantExpr(Vectors.get(v, t.kind(), 0), t);
+    } catch (RuntimeException e) {
+      return cast;
+    }
   }
 
   /** Both operands of a comparison in one representation. */

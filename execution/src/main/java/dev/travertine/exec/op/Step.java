@@ -66,8 +66,9 @@ public sealed interface Step {
    * A hash join: this fragment's rows so far are the probe side; {@code build} is a fragment of its
    * own (over scan source {@code buildSource}, which the runner resolves) whose output is hashed on
    * {@code buildKeys} before the probe starts. Keys pair up by position and compare with SQL's
-   * equality (a NULL key matches nothing). Output: the probe's fields, then for INNER and LEFT the
-   * build's fields.
+   * equality (a NULL key matches nothing). No keys at all: every probe row meets every build row
+   * (one bucket), for a build side of a row or so (a scalar subquery). Output: the probe's fields,
+   * then for INNER and LEFT the build's fields.
    *
    * @param residual a condition over the probe's fields then the build's that a pair must also
    *     meet, or null
@@ -75,7 +76,7 @@ public sealed interface Step {
   record HashJoin(dev.travertine.exec.join.HashJoinProbe.Kind kind, int[] probeKeys, int[] buildKeys,
       Fragment build, int buildSource, Expr residual) implements Step {
     public HashJoin {
-      if (probeKeys.length == 0 || probeKeys.length != buildKeys.length) {
+      if (probeKeys.length != buildKeys.length) {
         throw new IllegalArgumentException("A hash join needs pairs of keys, got " + probeKeys.length + " and "
             + buildKeys.length);
       }

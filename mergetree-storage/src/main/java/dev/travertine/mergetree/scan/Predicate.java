@@ -11,10 +11,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import org.apache.hadoop.hive.common.type.HiveDecimal;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.hadoop.hive.serde2.io.HiveDecimalWritable;
 
 /**
  * A filter the engine evaluates itself: comparisons of a column with constants, IN lists,
@@ -197,7 +200,21 @@ public sealed interface Predicate {
         }
         return out;
       }
-      // Generic path (decimals, timestamps): value by value.
+      HiveDecimal hd = v instanceof DecimalColumnVector && value instanceof BigDecimal b ? HiveDecimal.create(b) : null;
+      if (hd != null) {
+        // compared in HiveDecimal's own form, with no BigDecimal per value
+        HiveDecimalWritable c = new HiveDecimalWritable(hd);
+        HiveDecimalWritable[] a = ((DecimalColumnVector) v).vector;
+        for (int k = 0; k < n; k++) {
+          int r = sel[k];
+          int i = v.isRepeating ? 0 : r;
+          if ((v.noNulls || !v.isNull[i]) && op.test(a[i].compareTo(c))) {
+            sel[out++] = r;
+          }
+        }
+        return out;
+      }
+      // Generic path (timestamps): value by value.
       TypeKind kind = kindOf(v, value);
       for (int k = 0; k < n; k++) {
         int r = sel[k];
