@@ -25,8 +25,8 @@ import org.apache.calcite.util.BuiltInMethod;
  *       our scan or the result for a long time; its call goes to
  *       {@link TravertineRuntime#nestedLoopJoin}, whose predicate checks KILL QUERY,
  *       {@code Statement.cancel()}, timeouts and {@code max_execution_time};</li>
- *   <li>what a sort, a hash join's build side and a RIGHT or FULL nested-loop join's inner side
- *       hold is charged to the query's {@code max_memory_usage} as it is read
+ *   <li>what a sort, a hash join's build side and a nested-loop join's inner side (read once
+ *       into a list by {@link TravertineRuntime#nestedLoopJoin}) hold is charged to the query's {@code max_memory_usage} as it is read
  *       ({@link TravertineRuntime#charged}).</li>
  * </ul>
  * The rewrite looks for the library methods those operators call, in the code of the whole tree.
@@ -72,16 +72,12 @@ final class GuardedRoot extends SingleRel implements EnumerableRel {
         List<Expression> a = new ArrayList<>(v.expressions);
         Expression t = v.targetExpression;
         boolean nestedLoop = call.method.equals(BuiltInMethod.NESTED_LOOP_JOIN.method);
-        // A nested-loop join holds its inner side only for RIGHT and FULL joins (a list); the
-        // others enumerate it again for every outer row.
-        if (!nestedLoop || holdsInner(a.get(a.size() - 1))) {
-          if (t == null) { // a static call: the held input is an argument
-            a.set(held, charged(root, a.get(held)));
-          } else if (held == 0) { // an instance call on the held input
-            t = charged(root, t);
-          } else {
-            a.set(held - 1, charged(root, a.get(held - 1)));
-          }
+        if (t == null) { // a static call: the held input is an argument
+          a.set(held, charged(root, a.get(held)));
+        } else if (held == 0) { // an instance call on the held input
+          t = charged(root, t);
+        } else {
+          a.set(held - 1, charged(root, a.get(held - 1)));
         }
         if (nestedLoop) {
           a.add(0, root);
@@ -91,11 +87,6 @@ final class GuardedRoot extends SingleRel implements EnumerableRel {
       }
     });
     return new Result(block, child.physType, child.format);
-  }
-
-  private static boolean holdsInner(Expression joinType) {
-    return joinType instanceof org.apache.calcite.linq4j.tree.ConstantExpression c
-        && (c.value == org.apache.calcite.linq4j.JoinType.RIGHT || c.value == org.apache.calcite.linq4j.JoinType.FULL);
   }
 
   private static Expression charged(Expression root, Expression enumerable) {

@@ -190,7 +190,8 @@ public final class TravertineRuntime {
    * Calcite's nested-loop join with a predicate that checks the running query's cancellation and
    * limits every 16,384 calls (see {@link GuardedRoot}). Calcite enumerates an INNER, LEFT, SEMI
    * or ANTI join's inner side again for every outer row; here it is read once into a list (charged
-   * to the query's memory), so a subquery under it runs once, not once per outer row.
+   * to the query's memory by {@link GuardedRoot}, as RIGHT and FULL joins' lists are), so a
+   * subquery under it runs once, not once per outer row.
    */
   public static <L, R, T> Enumerable<T> nestedLoopJoin(DataContext root, Enumerable<L> outer, Enumerable<R> inner,
       org.apache.calcite.linq4j.function.Predicate2<L, R> predicate,
@@ -200,7 +201,7 @@ public final class TravertineRuntime {
     // also when its enumerators open later, while another statement of the connection runs.
     dev.travertine.mergetree.query.QueryContext q = TravertineSchema.session(root.getRootSchema()).currentQuery();
     if (joinType != org.apache.calcite.linq4j.JoinType.RIGHT && joinType != org.apache.calcite.linq4j.JoinType.FULL) {
-      inner = readOnce(root, inner);
+      inner = readOnce(inner);
     }
     if (q == null) {
       return org.apache.calcite.linq4j.EnumerableDefaults.nestedLoopJoin(outer, inner, predicate, selector, joinType);
@@ -219,13 +220,13 @@ public final class TravertineRuntime {
   }
 
   /** An input read into a list on its first enumeration, which later ones replay. */
-  private static <T> Enumerable<T> readOnce(DataContext root, Enumerable<T> input) {
+  private static <T> Enumerable<T> readOnce(Enumerable<T> input) {
     return new AbstractEnumerable<T>() {
       private List<T> rows;
 
       @Override public synchronized Enumerator<T> enumerator() {
         if (rows == null) {
-          rows = charged(root, input).toList();
+          rows = input.toList();
         }
         return org.apache.calcite.linq4j.Linq4j.enumerator(rows);
       }

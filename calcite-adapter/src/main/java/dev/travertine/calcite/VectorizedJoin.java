@@ -39,8 +39,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * (INNER, LEFT) the build's.
  *
  * <p>{@link #RULE} turns Calcite's INNER, LEFT, RIGHT, SEMI and ANTI joins with at least one
- * equi-key, or with a build side of at most one row (a scalar subquery: no key, one bucket), into it: as written (the right side built), and for INNER and RIGHT also with the sides
- * swapped (the left side built, a projection restoring the field order), so that the planner
+ * equi-key, or with a build side of at most one row (a scalar subquery: no key, one bucket), into
+ * it: as written (the right side built), and for INNER and RIGHT also with the sides swapped (the left side built, a projection restoring the field order), so that the planner
  * builds the smaller side. Not a subclass of Calcite's {@code Join} (see {@link VectorizedFilter}).
  */
 public final class VectorizedJoin extends AbstractRelNode implements VectorizedRel {
@@ -164,50 +164,45 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
      * a subset is searched for any member that proves it (its members are equivalent).
      */
     private static boolean singleRow(RelNode r) {
-      return singleRow(r, 0);
+      return proven(r, 0, Rule::singleRow);
     }
 
     private static boolean singleRow(RelNode r, int depth) {
-      if (depth > 8) {
-        return false;
-      }
-      if (r instanceof org.apache.calcite.plan.volcano.RelSubset subset) {
-        for (RelNode member : subset.getRels()) {
-          if (singleRow(member, depth + 1)) {
-            return true;
-          }
-        }
-        return false;
-      }
       if (r instanceof org.apache.calcite.rel.core.Aggregate a) {
-        return a.getGroupSets().size() == 1
-            && (a.getGroupSet().isEmpty() || constants(a.getInput(), a.getGroupSet().asList(), depth + 1));
+        return a.getGroupSets().size() == 1 && (a.getGroupSet().isEmpty()
+            || proven(a.getInput(), depth + 1, (x, d) -> constants(x, a.getGroupSet().asList())));
       }
       if (r instanceof org.apache.calcite.rel.core.Project || r instanceof org.apache.calcite.rel.core.Filter
           || r instanceof org.apache.calcite.rel.core.Calc) {
-        return singleRow(r.getInput(0), depth + 1);
+        return proven(r.getInput(0), depth + 1, Rule::singleRow);
       }
       Double max = r.getCluster().getMetadataQuery().getMaxRowCount(r);
       return max != null && max <= 1;
     }
 
-    /** Whether the fields are literals of a projection (EXISTS's {@code GROUP BY true}). */
-    private static boolean constants(RelNode r, List<Integer> fields, int depth) {
+    /**
+     * Whether {@code test} holds for r or, r being a planner subset, for any of its members (they
+     * are equivalent), at most 8 levels down.
+     */
+    private static boolean proven(RelNode r, int depth, java.util.function.BiPredicate<RelNode, Integer> test) {
       if (depth > 8) {
         return false;
       }
       if (r instanceof org.apache.calcite.plan.volcano.RelSubset subset) {
         for (RelNode member : subset.getRels()) {
-          if (constants(member, fields, depth + 1)) {
+          if (test.test(member, depth + 1)) {
             return true;
           }
         }
         return false;
       }
-      if (r instanceof org.apache.calcite.rel.core.Project p) {
-        return fields.stream().allMatch(f -> p.getProjects().get(f) instanceof org.apache.calcite.rex.RexLiteral);
-      }
-      return false;
+      return test.test(r, depth);
+    }
+
+    /** Whether the fields are literals of a projection (EXISTS's {@code GROUP BY true}). */
+    private static boolean constants(RelNode r, List<Integer> fields) {
+      return r instanceof org.apache.calcite.rel.core.Project p
+          && fields.stream().allMatch(f -> p.getProjects().get(f) instanceof org.apache.calcite.rex.RexLiteral);
     }
 
     private static int[] toArray(List<Integer> xs) {
