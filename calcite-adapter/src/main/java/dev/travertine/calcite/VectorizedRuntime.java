@@ -88,8 +88,18 @@ public final class VectorizedRuntime {
       this.filter = scan.filter() == null ? null : scan.filter().bind(table.definition().schema());
     }
 
-    @Override public synchronized BatchIterator open(BatchStage.Factory stages, long limit, RowFilter prewhere) {
-      ScanRequest req = ScanRequest.of(settings, scan.projection(), filter, limit, scan.ordered(), stages, prewhere,
+    @Override public BatchIterator open(BatchStage.Factory stages, long limit, RowFilter prewhere) {
+      return open(stages, limit, prewhere, null);
+    }
+
+    @Override public synchronized BatchIterator open(BatchStage.Factory stages, long limit, RowFilter prewhere,
+        Predicate narrowing) {
+      Predicate f = filter;
+      if (narrowing != null) {
+        Predicate n = narrowing.bind(table.definition().schema());
+        f = f == null ? n : new Predicate.And(List.of(f, n));
+      }
+      ScanRequest req = ScanRequest.of(settings, scan.projection(), f, limit, scan.ordered(), stages, prewhere,
           null);
       TableScanner s = TableScanner.open(table.snapshot(), req, table.context());
       opened.add(s);
@@ -238,7 +248,8 @@ public final class VectorizedRuntime {
             builds.add(source(session, b));
           }
           it = distributed != null ? distributed.batches
-              : FragmentRunner.run(spec.fragment(), source, k -> builds.get(k - 1), this::check, memory, batchSize);
+              : FragmentRunner.run(spec.fragment(), source, k -> builds.get(k - 1), this::check, memory, batchSize,
+                  s.getBool(Settings.ENABLE_JOIN_RUNTIME_FILTERS));
         }
         while (batch == null || ++k >= batch.size()) {
           attribute();

@@ -190,6 +190,17 @@ public final class JoinTable {
     return b;
   }
 
+  /**
+   * A runtime filter on key {@code c} (its position among the keys): what a probe's key must be to
+   * match; null where the key is not an integer (long-backed) one.
+   */
+  public KeyFilter keyFilter(int c) {
+    if (!keyKinds[c].isLongBacked()) {
+      return null;
+    }
+    return KeyFilter.of((LongColumnVector) cols[keys[c]], rows, keys.length == 1 && unique);
+  }
+
   /** Rows whose key is not NULL (what a probe can match). */
   public int chained() {
     return chained;

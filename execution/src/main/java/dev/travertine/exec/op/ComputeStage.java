@@ -6,9 +6,11 @@ import dev.travertine.exec.expr.Expr;
 import dev.travertine.exec.expr.VectorExpression;
 import dev.travertine.exec.join.HashJoinProbe;
 import dev.travertine.exec.join.JoinTable;
+import dev.travertine.exec.join.KeyFilter;
 import dev.travertine.mergetree.scan.BatchStage;
 import dev.travertine.mergetree.scan.ScanBatch;
 import dev.travertine.mergetree.schema.DataType;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 
@@ -26,6 +28,11 @@ public final class ComputeStage implements BatchStage {
   private final int[][] passThrough;
   private final HashJoinProbe[] joins;
   private final Runnable cancelCheck;
+  private final int[] keyFields;
+  private final KeyFilter.Instance[] keyFilters;
+
+  /** A runtime filter on a field of the stage's input. */
+  public record FieldFilter(int field, KeyFilter filter) {}
 
   /**
    * @param scanColumns table column of each field when the input is a scan batch (null: the
@@ -44,7 +51,19 @@ public final class ComputeStage implements BatchStage {
    */
   public ComputeStage(int[] scanColumns, List<Step> steps, List<List<DataType>> types,
       java.util.function.Function<Step.HashJoin, JoinTable> tables, Runnable cancelCheck) {
+    this(scanColumns, steps, types, tables, List.of(), cancelCheck);
+  }
+
+  /**
+   * As above, first dropping the rows whose field fails a join's runtime filter (see
+   * {@link KeyFilter}): the fields must be ones the joins they come from see unchanged.
+   */
+  public ComputeStage(int[] scanColumns, List<Step> steps, List<List<DataType>> types,
+      java.util.function.Function<Step.HashJoin, JoinTable> tables, List<FieldFilter> keyFilters,
+      Runnable cancelCheck) {
     this.scanColumns = scanColumns;
+    this.keyFields = keyFilters.stream().mapToInt(FieldFilter::field).toArray();
+    this.keyFilters = keyFilters.stream().map(f -> f.filter().instance()).toArray(KeyFilter.Instance[]::new);
     this.cancelCheck = cancelCheck;
     int n = steps.size();
     filters = new VectorExpression[n];
@@ -87,6 +106,15 @@ public final class ComputeStage implements BatchStage {
       b = new ScanBatch(fields, b.sel(), b.size());
     }
     boolean ownSel = false; // the input's selection is not ours to write (it may be shared)
+    if (keyFilters.length > 0 && b.size() > 0) {
+      int[] out = Arrays.copyOf(b.sel(), b.size());
+      int m = b.size();
+      for (int k = 0; k < keyFilters.length && m > 0; k++) {
+        m = keyFilters[k].filter(b.cols()[keyFields[k]], out, m);
+      }
+      ownSel = true;
+      b = new ScanBatch(b.cols(), out, m);
+    }
     for (int i = 0; i < filters.length && b.size() > 0; i++) {
       if (filters[i] != null) {
         int[] out = ownSel ? b.sel() : new int[b.size()];

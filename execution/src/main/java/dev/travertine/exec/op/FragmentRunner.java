@@ -6,10 +6,13 @@ import dev.travertine.exec.agg.HashAggregator;
 import dev.travertine.exec.expr.Evaluators;
 import dev.travertine.exec.expr.Expr;
 import dev.travertine.exec.expr.VectorExpression;
+import dev.travertine.exec.join.HashJoinProbe;
 import dev.travertine.exec.join.JoinTable;
+import dev.travertine.exec.join.KeyFilter;
 import dev.travertine.mergetree.block.Vectors;
 import dev.travertine.mergetree.part.RowFilter;
 import dev.travertine.mergetree.scan.BatchStage;
+import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.scan.ScanBatch;
 import dev.travertine.mergetree.schema.DataType;
 import java.io.IOException;
@@ -39,10 +42,15 @@ public final class FragmentRunner {
   private final IntFunction<ScanSource> joinSources;
   /** The built table of each join step of the fragment. */
   private final Map<Step.HashJoin, JoinTable> tables = new IdentityHashMap<>();
+  /** Whether INNER and SEMI joins' tables filter the probe side's scan (runtime filters). */
+  private final boolean runtimeFilters;
+  /** The runtime filters on the scan's fields, once the tables are built. */
+  private final List<ComputeStage.FieldFilter> keyFilters = new ArrayList<>();
 
   private FragmentRunner(Fragment fragment, ScanSource scan, IntFunction<ScanSource> joinSources,
-      Runnable cancelCheck, MemoryTracker memory, int batchSize) {
+      Runnable cancelCheck, MemoryTracker memory, int batchSize, boolean runtimeFilters) {
     this.fragment = fragment;
+    this.runtimeFilters = runtimeFilters;
     this.scan = scan;
     this.joinSources = joinSources;
     this.cancelCheck = cancelCheck;
@@ -69,7 +77,17 @@ public final class FragmentRunner {
    */
   public static BatchIterator run(Fragment fragment, ScanSource scan, IntFunction<ScanSource> joinSources,
       Runnable cancelCheck, MemoryTracker memory, int batchSize) throws IOException {
-    return new FragmentRunner(fragment, scan, joinSources, cancelCheck, memory, batchSize).start();
+    return run(fragment, scan, joinSources, cancelCheck, memory, batchSize, true);
+  }
+
+  /**
+   * As above; {@code runtimeFilters}: whether an INNER or SEMI join whose probe key is an integer
+   * column of the scan filters the scan with its built keys ({@link KeyFilter}: the range prunes
+   * granules, the key set drops rows before the other columns are decoded and the steps run).
+   */
+  public static BatchIterator run(Fragment fragment, ScanSource scan, IntFunction<ScanSource> joinSources,
+      Runnable cancelCheck, MemoryTracker memory, int batchSize, boolean runtimeFilters) throws IOException {
+    return new FragmentRunner(fragment, scan, joinSources, cancelCheck, memory, batchSize, runtimeFilters).start();
   }
 
   private static boolean perRow(Step s) {
@@ -85,7 +103,7 @@ public final class FragmentRunner {
         MemoryTracker.Account acct = memory.account();
         long held = 0;
         try (BatchIterator it = run(b, joinSources.apply(j.buildSource()), joinSources, cancelCheck, memory,
-            batchSize)) {
+            batchSize, runtimeFilters)) {
           ScanBatch batch;
           while ((batch = next(it)) != null) {
             rows.add(batch);
@@ -102,9 +120,62 @@ public final class FragmentRunner {
     }
   }
 
+  /**
+   * The runtime filters of the INNER and SEMI joins among the first {@code prefix} (per-row) steps
+   * whose probe key is an integer field of the scan passed on unchanged to the join: a scan row
+   * whose field fails the join's {@link KeyFilter} yields no row past the join.
+   */
+  private void keyFilters(int prefix) {
+    if (!runtimeFilters) {
+      return;
+    }
+    List<DataType> scanTypes = fragment.types().get(0);
+    for (int i = 0; i < prefix; i++) {
+      if (fragment.steps().get(i) instanceof Step.HashJoin j
+          && (j.kind() == HashJoinProbe.Kind.INNER || j.kind() == HashJoinProbe.Kind.SEMI)) {
+        for (int c = 0; c < j.probeKeys().length; c++) {
+          int f = scanField(i, j.probeKeys()[c]);
+          if (f >= 0 && scanTypes.get(f).kind().isLongBacked()) {
+            KeyFilter k = tables.get(j).keyFilter(c);
+            if (k != null) {
+              keyFilters.add(new ComputeStage.FieldFilter(f, k));
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** The scan field that {@code field} of step {@code step}'s input passes on unchanged, or -1. */
+  private int scanField(int step, int field) {
+    for (int k = step - 1; k >= 0 && field >= 0; k--) {
+      Step s = fragment.steps().get(k);
+      if (s instanceof Step.Project p) {
+        field = p.exprs().get(field) instanceof Expr.Column c ? c.index() : -1;
+      } else if (s instanceof Step.HashJoin) {
+        field = field < fragment.types().get(k).size() ? field : -1; // the build side's fields come after
+      } else if (!(s instanceof Step.Filter)) {
+        return -1;
+      }
+    }
+    return field;
+  }
+
+  /** The runtime filters as a scan predicate on table columns (granule pruning), or null. */
+  private Predicate narrowing() {
+    if (keyFilters.isEmpty()) {
+      return null;
+    }
+    List<Predicate> all = new ArrayList<>();
+    for (ComputeStage.FieldFilter f : keyFilters) {
+      all.add(f.filter().narrowing(fragment.scanColumns()[f.field()]));
+    }
+    return all.size() == 1 ? all.get(0) : new Predicate.And(all);
+  }
+
   private ComputeStage stage(int[] cols, int from, int to) {
     return new ComputeStage(cols, fragment.steps().subList(from, to), fragment.types().subList(from, to), tables::get,
-        cancelCheck);
+        from == 0 && cols != null ? keyFilters : List.of(), cancelCheck);
   }
 
   private BatchIterator start() throws IOException {
@@ -114,6 +185,7 @@ public final class FragmentRunner {
     while (i < steps.size() && perRow(steps.get(i))) {
       i++;
     }
+    keyFilters(i);
     List<Step> prefix = steps.subList(0, i);
     int[] cols = fragment.scanColumns();
     List<DataType> types = fragment.types().get(i);
@@ -264,7 +336,7 @@ public final class FragmentRunner {
 
   /** Runs the scan to its end; the stages keep what they compute. */
   private void drain(BatchStage.Factory stages, long limit) throws IOException {
-    try (BatchIterator s = scan.open(stages, limit, prewhere())) {
+    try (BatchIterator s = scan.open(stages, limit, prewhere(), narrowing())) {
       while (s.next() != null) {
         cancelCheck.run();
       }
@@ -274,9 +346,49 @@ public final class FragmentRunner {
   /**
    * PREWHERE: a filter right after the scan that reads only some of the scan's columns is also
    * given to the reader, which decodes the other columns only for the rows that pass. The filter
-   * step itself still runs (on those rows), so the reader may apply it or not.
+   * step itself still runs (on those rows), so the reader may apply it or not. Runtime filters
+   * that test keys run first in it, when the scan reads other columns than their keys.
    */
   private RowFilter prewhere() {
+    RowFilter base = filterPrewhere();
+    List<ComputeStage.FieldFilter> keys = keyFilters.stream().filter(k -> k.filter().selective()).toList();
+    if (keys.isEmpty()) {
+      return base;
+    }
+    int[] scanColumns = fragment.scanColumns();
+    BitSet read = new BitSet();
+    if (base != null) {
+      for (int c : base.columns()) {
+        read.set(c);
+      }
+    }
+    for (ComputeStage.FieldFilter k : keys) {
+      read.set(scanColumns[k.field()]);
+    }
+    if (read.cardinality() == Arrays.stream(scanColumns).distinct().count()) {
+      return base;
+    }
+    int[] columns = read.stream().toArray();
+    return new RowFilter() {
+      @Override public int[] columns() {
+        return columns;
+      }
+
+      @Override public Instance create() {
+        Instance after = base == null ? null : base.create();
+        KeyFilter.Instance[] tests = keys.stream().map(k -> k.filter().instance()).toArray(KeyFilter.Instance[]::new);
+        return (cols, sel, n) -> {
+          for (int k = 0; k < tests.length && n > 0; k++) {
+            n = tests[k].filter(cols[scanColumns[keys.get(k).field()]], sel, n);
+          }
+          return after == null || n == 0 ? n : after.filter(cols, sel, n);
+        };
+      }
+    };
+  }
+
+  /** The PREWHERE of a first step that filters on some of the scan's columns, or null. */
+  private RowFilter filterPrewhere() {
     if (fragment.steps().isEmpty() || !(fragment.steps().get(0) instanceof Step.Filter f)) {
       return null;
     }
@@ -323,7 +435,7 @@ public final class FragmentRunner {
 
   /** The scan's batches after the per-row prefix (run in its worker threads). */
   private BatchIterator scanned(int[] cols, List<Step> prefix, long limit) throws IOException {
-    BatchIterator s = scan.open(() -> stage(cols, 0, prefix.size()), limit, prewhere());
+    BatchIterator s = scan.open(() -> stage(cols, 0, prefix.size()), limit, prewhere(), narrowing());
     return new BatchIterator() {
       @Override public ScanBatch next() throws IOException {
         cancelCheck.run();

@@ -18,6 +18,16 @@ public interface ScanSource {
   BatchIterator open(BatchStage.Factory stages, long limit, RowFilter prewhere) throws java.io.IOException;
 
   /**
+   * As above; {@code narrowing} (null = none, table columns, values as longs) is a condition every
+   * row the caller needs meets (a join's runtime filter): the source may prune partitions and
+   * granules with it and drop the rows that fail it. This default ignores it.
+   */
+  default BatchIterator open(BatchStage.Factory stages, long limit, RowFilter prewhere,
+      dev.travertine.mergetree.scan.Predicate narrowing) throws java.io.IOException {
+    return open(stages, limit, prewhere);
+  }
+
+  /**
    * What part metadata says of the scan's rows when the scan filters nothing (no pushed filter,
    * no pending mutation), from one snapshot; null otherwise.
    */

@@ -47,6 +47,8 @@ final class SargBuilder {
       PredicateLeaf.Type t = leafType(schema, in.column());
       if (t == null) {
         maybe(b);
+      } else if (in.values().isEmpty()) {
+        b.literal(SearchArgument.TruthValue.NO); // matches no row
       } else {
         DataType dt = schema.column(in.column()).type();
         Object[] lits = in.values().stream().map(v -> literal(dt, v)).toArray();

@@ -1,0 +1,218 @@
+package dev.travertine.exec.join;
+
+import dev.travertine.mergetree.scan.Predicate;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+
+/**
+ * A runtime filter: what a built join table says of the values one integer key of the probe side
+ * can take to find a match — the build keys' smallest and largest value, their exact set when
+ * there are few ({@link #EXACT_MAX}), else a Bloom filter unless the keys fill their range densely
+ * (a primary key built whole, where the range says all). A probe row whose key fails it matches
+ * nothing, so an INNER or SEMI join's probe side may drop it as early as it likes: the scan prunes
+ * granules with {@link #narrowing}, and the reader or the first stage drops rows with
+ * {@link #filter} before the other columns are decoded and before the steps under the join run.
+ * NULL keys always fail (they match nothing). Immutable; each thread filters through an
+ * {@link Instance} of its own.
+ */
+public final class KeyFilter {
+  /** Most distinct keys kept as an exact set (an IN list the scan also prunes granules with). */
+  static final int EXACT_MAX = 64;
+  /** Most keys given a Bloom filter (16 bits each: 16 MiB at the cap). */
+  static final int BLOOM_MAX_KEYS = 1 << 23;
+  /** A Bloom filter is skipped where the keys fill at least this share of their range. */
+  static final double DENSE = 0.5;
+  /** Rows an instance tests before it may judge the filter useless. */
+  static final int JUDGE_AFTER = 1 << 16;
+
+  private final boolean empty;
+  private final long min;
+  private final long max;
+  /** The distinct keys in order, or null. */
+  private final long[] exact;
+  /** A blocked Bloom filter (two bits per key in one word), or null. */
+  private final long[] words;
+  private final int shift;
+
+  private KeyFilter(boolean empty, long min, long max, long[] exact, long[] words) {
+    this.empty = empty;
+    this.min = min;
+    this.max = max;
+    this.exact = exact;
+    this.words = words;
+    this.shift = words == null ? 0 : 64 - Integer.numberOfTrailingZeros(words.length);
+  }
+
+  /**
+   * The filter over the first {@code rows} values of {@code keys} (a long-backed column; NULLs are
+   * left out); {@code unique}: no value repeats.
+   */
+  public static KeyFilter of(LongColumnVector keys, int rows, boolean unique) {
+    long lo = Long.MAX_VALUE;
+    long hi = Long.MIN_VALUE;
+    int count = 0;
+    long[] v = keys.vector;
+    boolean rep = keys.isRepeating;
+    LongOpenHashSet distinct = new LongOpenHashSet();
+    for (int r = 0; r < rows; r++) {
+      int i = rep ? 0 : r;
+      if (!keys.noNulls && keys.isNull[i]) {
+        continue;
+      }
+      long x = v[i];
+      lo = Math.min(lo, x);
+      hi = Math.max(hi, x);
+      count++;
+      if (distinct != null && distinct.add(x) && distinct.size() > EXACT_MAX) {
+        distinct = null;
+      }
+    }
+    if (count == 0) {
+      return new KeyFilter(true, 0, -1, null, null);
+    }
+    if (distinct != null) {
+      long[] e = distinct.toLongArray();
+      Arrays.sort(e);
+      return new KeyFilter(false, lo, hi, e, null);
+    }
+    double span = (double) hi - (double) lo + 1;
+    // Without unique keys the row count overstates the distinct keys: judge density only for unique ones.
+    if ((unique && count >= DENSE * span) || count > BLOOM_MAX_KEYS) {
+      return new KeyFilter(false, lo, hi, null, null);
+    }
+    int bits = Integer.highestOneBit(Math.max(128, count * 16 - 1)) << 1;
+    long[] words = new long[bits / 64];
+    KeyFilter f = new KeyFilter(false, lo, hi, null, words);
+    for (int r = 0; r < rows; r++) {
+      int i = rep ? 0 : r;
+      if (keys.noNulls || !keys.isNull[i]) {
+        long h = mix(v[i]);
+        words[(int) (h >>> f.shift)] |= (1L << h) | (1L << (h >>> 6));
+      }
+    }
+    return f;
+  }
+
+  private static long mix(long x) {
+    x ^= x >>> 33;
+    x *= 0xff51afd7ed558ccdL;
+    x ^= x >>> 33;
+    x *= 0xc4ceb9fe1a85ec53L;
+    return x ^ (x >>> 33);
+  }
+
+  /** Whether no key is set (the join matches nothing). */
+  public boolean empty() {
+    return empty;
+  }
+
+  /** Whether testing rows can drop more than the {@link #narrowing} range does. */
+  public boolean selective() {
+    return empty || exact != null || words != null;
+  }
+
+  /**
+   * The same condition as a scan predicate on table column {@code column} (values as longs), for
+   * partition and granule pruning: an IN list of the exact set, else the range.
+   */
+  public Predicate narrowing(int column) {
+    if (empty || exact != null) {
+      List<Object> values = new ArrayList<>();
+      if (exact != null) {
+        for (long x : exact) {
+          values.add(x);
+        }
+      }
+      return new Predicate.In(column, values);
+    }
+    return new Predicate.And(List.of(new Predicate.Compare(column, Predicate.Op.GE, min),
+        new Predicate.Compare(column, Predicate.Op.LE, max)));
+  }
+
+  /** Whether key {@code x} may match. */
+  public boolean mayContain(long x) {
+    if (x < min || x > max) {
+      return false;
+    }
+    if (exact != null) {
+      return Arrays.binarySearch(exact, x) >= 0;
+    }
+    if (words != null) {
+      long h = mix(x);
+      long m = (1L << h) | (1L << (h >>> 6));
+      return (words[(int) (h >>> shift)] & m) == m;
+    }
+    return true;
+  }
+
+  /**
+   * Narrows {@code sel[0 .. n)} in place to the rows of {@code v} (a long-backed column) whose key
+   * may match; returns their count.
+   */
+  public int filter(ColumnVector v, int[] sel, int n) {
+    if (empty) {
+      return 0;
+    }
+    LongColumnVector lv = (LongColumnVector) v;
+    long[] a = lv.vector;
+    boolean[] isNull = lv.isNull;
+    if (lv.isRepeating) {
+      return (lv.noNulls || !isNull[0]) && mayContain(a[0]) ? n : 0;
+    }
+    boolean noNulls = lv.noNulls;
+    int out = 0;
+    if (exact == null && words == null) {
+      for (int k = 0; k < n; k++) {
+        int r = sel[k];
+        long x = a[r];
+        if ((noNulls || !isNull[r]) && x >= min && x <= max) {
+          sel[out++] = r;
+        }
+      }
+      return out;
+    }
+    for (int k = 0; k < n; k++) {
+      int r = sel[k];
+      if ((noNulls || !isNull[r]) && mayContain(a[r])) {
+        sel[out++] = r;
+      }
+    }
+    return out;
+  }
+
+  /** A thread's use of the filter: it stops testing once a sample shows it keeps nearly every row. */
+  public Instance instance() {
+    return new Instance();
+  }
+
+  @Override public String toString() {
+    return empty ? "KeyFilter[empty]" : "KeyFilter[" + min + ".." + max
+        + (exact != null ? ", " + exact.length + " keys" : words != null ? ", bloom " + words.length * 64 + " bits" : "")
+        + "]";
+  }
+
+  /** One thread's filter; see {@link #instance()}. */
+  public final class Instance {
+    private long tested;
+    private long kept;
+    private boolean off;
+
+    /** As {@link KeyFilter#filter}; once judged useless, keeps every row. */
+    public int filter(ColumnVector v, int[] sel, int n) {
+      if (off) {
+        return n;
+      }
+      int m = KeyFilter.this.filter(v, sel, n);
+      tested += n;
+      kept += m;
+      if (tested >= JUDGE_AFTER && kept > tested - tested / 16) {
+        off = true;
+      }
+      return m;
+    }
+  }
+}
