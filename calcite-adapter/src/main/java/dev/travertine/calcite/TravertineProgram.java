@@ -32,8 +32,8 @@ import org.apache.calcite.tools.Programs;
  * The planning program: Calcite's standard sequence (sub-queries, decorrelation, field trimming,
  * cost-based planning, calc) except that from {@link #HEURISTIC_JOIN_COUNT} inner joins up the join
  * order is chosen heuristically before cost-based planning (joins gathered into a MultiJoin and
- * ordered greedily by MultiJoinOptimizeBushyRule, once, in a Hep pass; LoptOptimizeJoinRule took
- * 0.4 s per query there) and the exhaustive join-reordering rules are taken out of the cost-based
+ * ordered greedily by {@link JoinOrder} on estimates from the tables' statistics, once;
+ * LoptOptimizeJoinRule took 0.4 s per query there) and the exhaustive join-reordering rules are taken out of the cost-based
  * planner. Arithmetic and comparisons on NULL literals were folded before ({@link NullArithmetic},
  * from {@code TravertinePrepare}'s field trimming).
  * Sub-query removal, decorrelation and the second field trimming run only for trees that have
@@ -55,19 +55,18 @@ final class TravertineProgram {
   private static final List<RelOptRule> EXHAUSTIVE_JOIN_RULES = List.of(CoreRules.JOIN_COMMUTE,
       CoreRules.JOIN_ASSOCIATE, JoinPushThroughJoinRule.LEFT, JoinPushThroughJoinRule.RIGHT);
 
-  static final Program INSTANCE = create(DefaultRelMetadataProvider.INSTANCE);
+  static final Program INSTANCE = create(TravertineMetadata.PROVIDER);
 
   private static Program create(RelMetadataProvider md) {
     Program gather = Programs.of(new HepProgramBuilder()
         .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
         .addMatchOrder(HepMatchOrder.BOTTOM_UP)
         .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
-        .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE_BUSHY)
         .build(), false, md);
     Program costBased = (planner, rel, traits, materializations, lattices) -> {
       RelNode input = rel;
       if (RelOptUtil.countJoins(rel) >= HEURISTIC_JOIN_COUNT && onlyInnerJoins(rel)) {
-        RelNode ordered = gather.run(planner, rel, traits, materializations, lattices);
+        RelNode ordered = JoinOrder.apply(gather.run(planner, rel, traits, materializations, lattices));
         // The bushy rule leaves a MultiJoin with outer joins alone, and nothing implements a
         // MultiJoin: then the joins stay in the order the query wrote them.
         input = containsMultiJoin(ordered) ? rel : ordered;
@@ -90,6 +89,8 @@ final class TravertineProgram {
     Program trim = Programs.trim();
     Program calc = Programs.calc(md);
     return (planner, rel, traits, materializations, lattices) -> {
+      rel.getCluster().setMetadataProvider(md);
+      rel.getCluster().invalidateMetadataQuery();
       // Sub-query removal and decorrelation add fields that trimming removes again. Without
       // them, and with fewer than 2 joins, Calcite's prepare has trimmed the tree already.
       boolean rewrites = hasSubQueryOrCorrelate(rel);

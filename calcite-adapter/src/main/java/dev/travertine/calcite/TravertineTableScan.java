@@ -48,7 +48,7 @@ public final class TravertineTableScan extends TableScan implements EnumerableRe
     }
   }
 
-  private final LogicalTravertineScan logical;
+  final LogicalTravertineScan logical;
 
   TravertineTableScan(RelTraitSet traits, LogicalTravertineScan logical) {
     super(logical.getCluster(), traits, List.of(), logical.getTable());
