@@ -121,7 +121,8 @@ public final class LogicalTravertineScan extends TableScan implements Projectabl
     if (filter != null) {
       long[] a = analysis();
       double fraction = a[3] == 0 ? 1 : (double) a[2] / a[3];
-      rows = Math.max(1, rows * fraction * 0.5);
+      // The granules read bound the rows; the filter's estimated share says how many of them pass.
+      rows = Math.max(1, rows * Math.min(fraction, travertineTable.selectivity(filter)));
     }
     if (limit >= 0) {
       rows = Math.min(rows, limit);

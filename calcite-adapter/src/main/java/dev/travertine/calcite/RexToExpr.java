@@ -366,26 +366,39 @@ public final class RexToExpr {
    * IN (NOT IN) call; other operands stay as they are.
    */
   private static List<Expr> inList(List<Expr> args, Op cmp, Op in) {
+    // Each group takes the place of its first member: AND's operands are evaluated in order, and
+    // a guard such as i <> 0 must stay before 1000 / i.
     Map<Expr, List<Expr>> groups = new LinkedHashMap<>();
-    List<Expr> out = new ArrayList<>();
+    List<Object> order = new ArrayList<>();
     for (Expr e : args) {
       if (e instanceof Expr.Call c && c.op() == cmp && c.args().get(1) instanceof Expr.Constant k
           && !(c.args().get(0) instanceof Expr.Constant) && k.value() != null
           && c.args().get(0).type().kind() == k.type().kind()) {
-        groups.computeIfAbsent(c.args().get(0), x -> new ArrayList<>()).add(k);
+        List<Expr> g = groups.get(c.args().get(0));
+        if (g == null) {
+          g = new ArrayList<>();
+          groups.put(c.args().get(0), g);
+          order.add(g);
+        }
+        g.add(k);
       } else {
-        out.add(e);
+        order.add(e);
       }
     }
-    for (Map.Entry<Expr, List<Expr>> g : groups.entrySet()) {
-      List<Expr> xs = new ArrayList<>();
-      xs.add(g.getKey());
-      xs.addAll(g.getValue());
-      if (g.getValue().size() == 1) {
-        out.add(new Expr.Call(cmp, xs, DataType.of(TypeKind.BOOLEAN), g.getKey().nullable()));
-      } else {
-        out.add(new Expr.Call(in, xs, DataType.of(TypeKind.BOOLEAN), g.getKey().nullable()));
+    Map<List<Expr>, Expr> keyOf = new java.util.IdentityHashMap<>();
+    groups.forEach((key, g) -> keyOf.put(g, key));
+    List<Expr> out = new ArrayList<>();
+    for (Object o : order) {
+      if (o instanceof Expr e) {
+        out.add(e);
+        continue;
       }
+      @SuppressWarnings("unchecked") List<Expr> g = (List<Expr>) o;
+      Expr key = keyOf.get(g);
+      List<Expr> xs = new ArrayList<>();
+      xs.add(key);
+      xs.addAll(g);
+      out.add(new Expr.Call(g.size() == 1 ? cmp : in, xs, DataType.of(TypeKind.BOOLEAN), key.nullable()));
     }
     return out;
   }

@@ -94,12 +94,19 @@ final class TravertineProgram {
       // Sub-query removal and decorrelation add fields that trimming removes again. Without
       // them, and with fewer than 2 joins, Calcite's prepare has trimmed the tree already.
       boolean rewrites = hasSubQueryOrCorrelate(rel);
+      boolean semiJoins = false;
+      if (rewrites) {
+        RelNode joined = ExistsToJoin.apply(rel);
+        semiJoins = joined != rel;
+        rel = joined;
+        rewrites = hasSubQueryOrCorrelate(rel);
+      }
       if (rewrites) {
         rel = subQuery.run(planner, rel, traits, materializations, lattices);
         rel = decorrelate.run(planner, rel, traits, materializations, lattices);
       }
       rel = measure.run(planner, rel, traits, materializations, lattices);
-      if (rewrites || RelOptUtil.countJoins(rel) >= 2) {
+      if (rewrites || semiJoins || RelOptUtil.countJoins(rel) >= 2) {
         rel = trim.run(planner, rel, traits, materializations, lattices);
       }
       if (RelOptUtil.countJoins(rel) > 0) {
@@ -161,9 +168,13 @@ final class TravertineProgram {
     return false;
   }
 
-  /** True when every join is an inner join (what the heuristic reorders safely). */
+  /**
+   * True when every join is an inner join, or a semi or anti join (which stays where it is, the
+   * inner joins under and over it ordered apart): what the heuristic reorders safely.
+   */
   private static boolean onlyInnerJoins(RelNode rel) {
-    if (rel instanceof Join j && j.getJoinType() != JoinRelType.INNER) {
+    if (rel instanceof Join j && j.getJoinType() != JoinRelType.INNER && j.getJoinType() != JoinRelType.SEMI
+        && j.getJoinType() != JoinRelType.ANTI) {
       return false;
     }
     if (rel instanceof Correlate) {

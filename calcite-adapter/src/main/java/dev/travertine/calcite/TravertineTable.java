@@ -68,9 +68,18 @@ public final class TravertineTable extends AbstractTable implements Translatable
    */
   double distinctEstimate(int column) {
     double rows = getStatistic().getRowCount();
+    long[] r = range(column);
+    return r == null ? rows : Math.max(1, Math.min(rows, (double) r[1] - (double) r[0] + 1));
+  }
+
+  /**
+   * The smallest and largest value of an integer or date column by its parts' statistics, or null
+   * (another type, rows in the insert buffer, no statistics, no non-NULL value).
+   */
+  long[] range(int column) {
     dev.travertine.mergetree.schema.TableSchema schema = table.definition().schema();
     if (!schema.column(column).type().kind().isLongBacked() || table.bufferedRows() > 0) {
-      return rows;
+      return null;
     }
     long lo = Long.MAX_VALUE;
     long hi = Long.MIN_VALUE;
@@ -84,13 +93,81 @@ public final class TravertineTable extends AbstractTable implements Translatable
           continue;
         }
         if (!(st.min(column) instanceof Number min) || !(st.max(column) instanceof Number max)) {
-          return rows;
+          return null;
         }
         lo = Math.min(lo, min.longValue());
         hi = Math.max(hi, max.longValue());
       }
     }
-    return lo > hi ? 1 : Math.max(1, Math.min(rows, (double) hi - (double) lo + 1));
+    return lo > hi ? null : new long[] {lo, hi};
+  }
+
+  /**
+   * The share of rows a pushed filter keeps, estimated: an equality 1 / the column's distinct
+   * values (0.15 where they are unknown, Calcite's guess), a range on an integer or date column its
+   * share of the column's min/max span, other comparisons 0.5; AND multiplies, OR adds.
+   */
+  double selectivity(dev.travertine.mergetree.scan.Predicate p) {
+    double rows = getStatistic().getRowCount();
+    if (p instanceof dev.travertine.mergetree.scan.Predicate.Compare c) {
+      long[] r = range(c.column());
+      double eq = r == null ? 0.15 : 1 / distinctEstimate(c.column());
+      if (c.op() == dev.travertine.mergetree.scan.Predicate.Op.EQ) {
+        return eq;
+      }
+      if (c.op() == dev.travertine.mergetree.scan.Predicate.Op.NE) {
+        return 1 - eq;
+      }
+      if (r == null || !(c.value() instanceof Number v) || v instanceof java.math.BigDecimal
+          || v instanceof Double || v instanceof Float) {
+        return 0.5;
+      }
+      double span = (double) r[1] - (double) r[0] + 1;
+      double x = v.doubleValue();
+      double below = switch (c.op()) {
+        case LT -> x - r[0];
+        case LE -> x - r[0] + 1;
+        case GT -> r[1] - x;
+        case GE -> r[1] - x + 1;
+        default -> span;
+      };
+      return Math.max(1 / Math.max(rows, 1), Math.min(1, Math.max(0, below) / span));
+    }
+    if (p instanceof dev.travertine.mergetree.scan.Predicate.In in) {
+      double eq = range(in.column()) == null ? 0.15 : 1 / distinctEstimate(in.column());
+      return Math.min(1, in.values().size() * eq);
+    }
+    if (p instanceof dev.travertine.mergetree.scan.Predicate.IsNull n) {
+      return n.negated() ? 0.9 : 0.1;
+    }
+    if (p instanceof dev.travertine.mergetree.scan.Predicate.And a) {
+      // Two bounds of one column: their shares overlap (x >= a AND x < b keeps b - a, not the product).
+      double s = 1;
+      java.util.Map<Integer, double[]> bounds = new java.util.HashMap<>();
+      for (dev.travertine.mergetree.scan.Predicate q : a.children()) {
+        if (q instanceof dev.travertine.mergetree.scan.Predicate.Compare c && c.op() != dev.travertine.mergetree.scan.Predicate.Op.EQ
+            && c.op() != dev.travertine.mergetree.scan.Predicate.Op.NE && range(c.column()) != null) {
+          double[] b = bounds.computeIfAbsent(c.column(), k -> new double[] {0, 0});
+          boolean upper = c.op() == dev.travertine.mergetree.scan.Predicate.Op.LT
+              || c.op() == dev.travertine.mergetree.scan.Predicate.Op.LE;
+          b[upper ? 1 : 0] += 1 - selectivity(q); // the share each bound cuts away
+          continue;
+        }
+        s *= selectivity(q);
+      }
+      for (double[] b : bounds.values()) {
+        s *= Math.max(1 / Math.max(rows, 1), 1 - b[0] - b[1]);
+      }
+      return s;
+    }
+    if (p instanceof dev.travertine.mergetree.scan.Predicate.Or o) {
+      double keep = 0;
+      for (dev.travertine.mergetree.scan.Predicate q : o.children()) {
+        keep += selectivity(q);
+      }
+      return Math.min(1, keep);
+    }
+    return 0.5;
   }
 
   @Override public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {

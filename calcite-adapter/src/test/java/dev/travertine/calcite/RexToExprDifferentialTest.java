@@ -155,7 +155,12 @@ class RexToExprDifferentialTest {
         continue;
       }
       if (calciteError != null) {
-        fail("seed " + SEED + ": " + rex + " did not throw where Calcite threw " + calciteError + "; " + c.describe());
+        // Calcite's generated code evaluates every operand of AND and OR; ours skips the rows an earlier
+        // operand has decided (a guard such as x <> 0 before y / x), so it may not throw at all.
+        if (!rex.toString().startsWith("AND(") && !rex.toString().startsWith("OR(")) {
+          fail("seed " + SEED + ": " + rex + " did not throw where Calcite threw " + calciteError + "; " + c.describe());
+        }
+        continue;
       }
       List<Integer> trueRows = new ArrayList<>();
       for (int k = 0; k < c.size; k++) {
