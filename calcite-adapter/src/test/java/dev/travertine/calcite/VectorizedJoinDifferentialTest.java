@@ -160,6 +160,13 @@ class VectorizedJoinDifferentialTest {
     check("SELECT k FROM f WHERE EXISTS (SELECT 1 FROM m WHERE m.a = f.a)");
     check("SELECT k FROM f WHERE NOT EXISTS (SELECT 1 FROM m WHERE m.a = f.a)");
     check("SELECT k FROM f WHERE NOT EXISTS (SELECT 1 FROM d WHERE d.id = f.a AND d.s = f.s)");
+    // NOT NULL outer keys: [NOT] EXISTS planned as a semi (anti) join directly (ExistsToJoin),
+    // the sub-query's own conjuncts filtering its rows, a residual comparing both sides.
+    check("SELECT id FROM d WHERE NOT EXISTS (SELECT 1 FROM f WHERE f.a = d.id AND f.x > 90)");
+    check("SELECT id FROM d WHERE EXISTS (SELECT 1 FROM m WHERE m.a = d.id AND m.w > d.id)");
+    check("SELECT id FROM d WHERE NOT EXISTS (SELECT 1 FROM m WHERE m.a = d.id AND m.w > d.id)");
+    check("SELECT k FROM f WHERE EXISTS (SELECT 1 FROM f f2 WHERE f2.a = f.k AND f2.k <> f.k) "
+        + "AND NOT EXISTS (SELECT 1 FROM f f3 WHERE f3.k = f.k + 1 AND f3.x > 50)");
   }
 
   /** NOT IN with NULLs on either side: SQL's three-valued rule (a NULL in the list keeps no row). */
