@@ -10,7 +10,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * an integer column is a BIGINT, so summing INTEGERs does not overflow at 2^31; DECIMAL goes to 38
  * digits (Calcite stops at 19), as in DuckDB and ORC, so {@code price * (1 - discount) * (1 + tax)}
  * keeps its exact type; SUM of a DECIMAL is a DECIMAL(38) of the argument's scale (DuckDB's
- * HUGEINT-backed sum).
+ * HUGEINT-backed sum); AVG of a DECIMAL is a DOUBLE.
  */
 public final class TravertineTypeSystem extends RelDataTypeSystemImpl {
   public static final TravertineTypeSystem INSTANCE = new TravertineTypeSystem();
@@ -38,5 +38,16 @@ public final class TravertineTypeSystem extends RelDataTypeSystemImpl {
       default:
         return super.deriveSumType(tf, argumentType);
     }
+  }
+
+  /**
+   * AVG of a DECIMAL is a DOUBLE, as in DuckDB and ClickHouse: Calcite keeps the argument's scale
+   * ({@code avg(l_quantity)} of DECIMAL(15, 2) would be 25.52 where they answer 25.522005…).
+   */
+  @Override public RelDataType deriveAvgAggType(RelDataTypeFactory tf, RelDataType argumentType) {
+    if (argumentType.getSqlTypeName() == SqlTypeName.DECIMAL) {
+      return tf.createTypeWithNullability(tf.createSqlType(SqlTypeName.DOUBLE), argumentType.isNullable());
+    }
+    return super.deriveAvgAggType(tf, argumentType);
   }
 }
