@@ -10,9 +10,7 @@ import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.core.Correlate;
-import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
@@ -23,8 +21,6 @@ import org.apache.calcite.rel.rules.MultiJoin;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
-import org.apache.calcite.rex.RexUtil;
-import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 
@@ -110,39 +106,11 @@ final class TravertineProgram {
         rel = trim.run(planner, rel, traits, materializations, lattices);
       }
       if (RelOptUtil.countJoins(rel) > 0) {
-        rel = pullFactors(rel);
+        rel = OrConditions.apply(rel);
       }
       rel = costBased.run(planner, rel, traits, materializations, lattices);
       return GuardedRoot.wrap(calc.run(planner, rel, traits, materializations, lattices));
     };
-  }
-
-  /**
-   * Pulls the conjuncts common to every branch of an OR out of it, in filters and join conditions
-   * ({@code (a = b AND x) OR (a = b AND y)} becomes {@code a = b AND (x OR y)}), so that a join key
-   * written inside each branch becomes the join's equi-key (TPC-H Q19) instead of leaving a
-   * nested-loop join.
-   */
-  static RelNode pullFactors(RelNode rel) {
-    return rel.accept(new RelHomogeneousShuttle() {
-      @Override public RelNode visit(RelNode other) {
-        RelNode r = super.visit(other);
-        if (r instanceof Filter f && hasOr(f.getCondition())) {
-          RexNode c = RexUtil.pullFactors(f.getCluster().getRexBuilder(), f.getCondition());
-          return c.equals(f.getCondition()) ? r : f.copy(f.getTraitSet(), f.getInput(), c);
-        }
-        if (r instanceof Join j && hasOr(j.getCondition())) {
-          RexNode c = RexUtil.pullFactors(j.getCluster().getRexBuilder(), j.getCondition());
-          return c.equals(j.getCondition()) ? r
-              : j.copy(j.getTraitSet(), c, j.getLeft(), j.getRight(), j.getJoinType(), j.isSemiJoinDone());
-        }
-        return r;
-      }
-    });
-  }
-
-  private static boolean hasOr(RexNode c) {
-    return RexUtil.find(SqlKind.OR).contains(c);
   }
 
   /** True when the tree holds a sub-query expression or a correlation. */

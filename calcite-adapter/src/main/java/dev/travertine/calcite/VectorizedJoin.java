@@ -128,9 +128,11 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
       if (filterNulls.contains(Boolean.FALSE)) {
         return null; // IS NOT DISTINCT FROM (which matches NULLs)
       }
-      if (probeKeys.isEmpty() && !singleRow(build)) {
-        // No equi-key: only a build side of at most one row (a scalar subquery, as in TPC-H Q11
-        // and Q22's "> (SELECT avg(...))") joins here, every probe row meeting it in one bucket.
+      if (probeKeys.isEmpty() && !singleRow(build)
+          && build.getCluster().getMetadataQuery().getRowCount(build) > KEYLESS_BUILD_ROWS) {
+        // No equi-key: a build side of at most one row (a scalar subquery, as in TPC-H Q11 and
+        // Q22's "> (SELECT avg(...))") or of a few rows (TPC-H Q7's nation x nation under an OR)
+        // joins here, every probe row meeting all of it in one bucket, the residual deciding.
         return null;
       }
       List<DataType> pt = VectorizedRel.engineTypes(probe.getRowType());
@@ -209,6 +211,12 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
       return xs.stream().mapToInt(Integer::intValue).toArray();
     }
   }
+
+  /**
+   * The most rows a build side without an equi-key may be estimated at: each probe row is paired
+   * with all of them (Calcite's nested-loop join does the same, a row at a time).
+   */
+  static final double KEYLESS_BUILD_ROWS = 10_000;
 
   private RelNode probe;
   private RelNode build;
@@ -291,6 +299,9 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
    */
   @Override public @Nullable RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
     double rows = mq.getRowCount(probe) + 2 * mq.getRowCount(build);
+    if (probeKeys.length == 0) {
+      rows += mq.getRowCount(probe) * mq.getRowCount(build); // every pair
+    }
     RelOptCost cost = planner.getCostFactory().makeCost(rows, 0, 0);
     if (kind == HashJoinProbe.Kind.SEMI || kind == HashJoinProbe.Kind.ANTI) {
       cost = cost.multiplyBy(0.01);

@@ -145,6 +145,33 @@ class VectorizedJoinDifferentialTest {
     check("SELECT k, x FROM f WHERE NOT EXISTS (SELECT 1 FROM d WHERE grp > 100)");
   }
 
+  /**
+   * A build side matching under a quarter of a probe batch (its output gathered, not aligned),
+   * decimals of both sides and of a missing side by reference.
+   */
+  @Test
+  void selectiveJoinsAndDecimals() throws SQLException {
+    check("SELECT f.k, f.dc, d.dc, d.name FROM f JOIN d ON f.a = d.id WHERE d.grp = 2");
+    check("SELECT f.k, f.dc, d.dc FROM f LEFT JOIN d ON f.a = d.id AND d.grp = 2");
+    check("SELECT d.grp, sum(f.dc * d.dc), count(*) FROM f JOIN d ON f.a = d.id WHERE d.grp IN (1, 3) GROUP BY d.grp");
+  }
+
+  /**
+   * No equi-key, a small build side: a vectorized join pairing every row (TPC-H Q7's two nations
+   * under an OR). The OR also gives each side its own filter (d1.grp IN (1, 2)), pushed to the scans.
+   */
+  @Test
+  void keylessJoinsAndOrDerivedFilters() throws SQLException {
+    check("SELECT d1.id, d2.id FROM d d1, d d2 WHERE d1.id < 30 AND d2.id < 20 AND d1.grp < d2.grp");
+    String q = "SELECT f.k, d1.id, d2.id FROM f JOIN d d1 ON f.a = d1.id JOIN d d2 ON f.a + 1 = d2.id "
+        + "WHERE (d1.grp = 1 AND d2.grp = 2) OR (d1.grp = 2 AND d2.grp = 1)";
+    check(q);
+    String plan = explain(c, q);
+    assertTrue(plan.matches("(?s).*VectorizedScan\\(table=\\[\\[main, d\\]\\], filter=\\[OR\\(grp = 1, grp = 2\\).*"), plan);
+    check("SELECT n1.id, n2.id, count(*) FROM f, d n1, d n2, m WHERE f.a = n1.id AND m.a = n2.id AND f.k < 400 "
+        + "AND ((n1.s = 'alpha1' AND n2.s = 'beta2') OR (n1.s = 'beta2' AND n2.s = 'alpha1')) GROUP BY n1.id, n2.id");
+  }
+
   @Test
   void outerJoins() throws SQLException {
     check("SELECT f.k, d.name, d.grp FROM f LEFT JOIN d ON f.a = d.id");

@@ -3,13 +3,12 @@ package dev.travertine.exec;
 import dev.travertine.mergetree.schema.DataType;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DateColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
 import org.apache.hadoop.hive.serde2.io.HiveDecimalWritable;
-import org.apache.orc.TypeDescription;
-import org.apache.orc.impl.TypeUtils;
 
 /** Column vectors for engine types (the vector kinds {@code VectorExpression} documents). */
 public final class Columns {
@@ -23,13 +22,33 @@ public final class Columns {
       case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT -> new LongColumnVector(n);
       case REAL, DOUBLE -> new DoubleColumnVector(n);
       case TIMESTAMP -> new TimestampColumnVector(n);
+      case DATE -> new DateColumnVector(n);
+      case DECIMAL -> new DecimalColumnVector(n, type.precision(), type.scale());
       case CHAR, VARCHAR -> {
         BytesColumnVector b = new BytesColumnVector(n);
         b.initBuffer();
         yield b;
       }
-      default -> TypeUtils.createColumn(type.orcType(), TypeDescription.RowBatchVersion.ORIGINAL, n);
     };
+  }
+
+  /**
+   * A vector for {@link dev.travertine.exec.join.VectorGather} to fill: as {@link #newVector},
+   * except that a DECIMAL one holds no value objects of its own past slot 0 (they are null) and the
+   * gather puts the source's objects in by reference, as it does with strings' bytes. A join's
+   * output then allocates one array per decimal column, not one object per value.
+   */
+  public static ColumnVector gatherTarget(DataType type, int size) {
+    if (type.kind() != dev.travertine.mergetree.schema.TypeKind.DECIMAL) {
+      return newVector(type, size);
+    }
+    DecimalColumnVector v = new DecimalColumnVector(1, type.precision(), type.scale());
+    int cap = Math.max(1, size);
+    HiveDecimalWritable[] w = new HiveDecimalWritable[cap];
+    w[0] = v.vector[0]; // its own at 0, for a repeating NULL; the gather copies into it
+    v.vector = w;
+    v.isNull = new boolean[cap];
+    return v;
   }
 
   /**

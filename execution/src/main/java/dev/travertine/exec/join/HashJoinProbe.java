@@ -21,7 +21,8 @@ import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
  *   <li>INNER and LEFT over a table whose keys are unique (a primary key built): the probe's
  *       vectors stay where they are, the build side's fields are gathered into new vectors at the
  *       probe rows' own positions, and the selection keeps the matched rows (INNER) or all (LEFT,
- *       NULLs where nothing matched). Nothing of the probe side is copied.
+ *       NULLs where nothing matched). Nothing of the probe side is copied. (INNER where under a
+ *       quarter of the batch matches: gathered as below, the vectors as long as the matches.)
  *   <li>Otherwise: the (probe row, build row) pairs are listed and both sides gathered into new
  *       vectors; a residual condition (the join's non-equi part) is evaluated on them and decides
  *       which pairs match.
@@ -99,7 +100,7 @@ public final class HashJoinProbe {
         }
         default -> {
           if (table.unique()) {
-            return aligned(b, first);
+            return kind == Kind.INNER ? uniqueInner(b) : aligned(b, first);
           }
         }
       }
@@ -144,6 +145,35 @@ public final class HashJoinProbe {
       }
     }
     return gathered(b, pp, br, c);
+  }
+
+  /**
+   * INNER over unique keys: aligned to the probe batch when most of its rows match, else the few
+   * matches gathered into vectors of their own (aligned vectors span the whole batch: a runtime
+   * filter that leaves 3 % of a batch would have the build side's fields allocated for all of it).
+   */
+  private ScanBatch uniqueInner(ScanBatch b) {
+    int n = b.size();
+    int[] sel = b.sel();
+    int m = 0;
+    for (int k = 0; k < n; k++) {
+      if (first[k] >= 0) {
+        m++;
+      }
+    }
+    if ((long) m * 4 >= sel[n - 1] + 1) {
+      return aligned(b, first);
+    }
+    int[] pp = new int[m];
+    int[] br = new int[m];
+    int c = 0;
+    for (int k = 0; k < n; k++) {
+      if (first[k] >= 0) {
+        pp[c] = sel[k];
+        br[c++] = first[k];
+      }
+    }
+    return gathered(b, pp, br, m);
   }
 
   /** Hashes the selected rows' keys and finds each one's first match ({@code first[k]}, -1: none). */
@@ -213,13 +243,13 @@ public final class HashJoinProbe {
     ColumnVector[] out = new ColumnVector[width];
     for (int c = 0; c < probeTypes.size(); c++) {
       DataType t = probeTypes.get(c);
-      out[c] = Columns.newVector(t, m);
+      out[c] = Columns.gatherTarget(t, m);
       VectorGather.gather(b.cols()[c], t.kind(), pp, m, out[c], 0);
     }
     ColumnVector[] bc = table.cols();
     for (int c = 0; c < buildTypes.size(); c++) {
       DataType t = buildTypes.get(c);
-      ColumnVector v = Columns.newVector(t, m);
+      ColumnVector v = Columns.gatherTarget(t, m);
       VectorGather.gather(bc[c], t.kind(), br, m, v, 0);
       out[probeTypes.size() + c] = v;
     }
@@ -257,7 +287,7 @@ public final class HashJoinProbe {
     ColumnVector[] bc = table.cols();
     for (int c = 0; c < buildTypes.size(); c++) {
       DataType t = buildTypes.get(c);
-      ColumnVector v = Columns.newVector(t, width);
+      ColumnVector v = Columns.gatherTarget(t, width);
       if (table.rows() == 0) {
         v.noNulls = false;
         v.isRepeating = true;

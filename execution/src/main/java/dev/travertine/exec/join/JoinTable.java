@@ -92,7 +92,7 @@ public final class JoinTable {
     int n = (int) total;
     ColumnVector[] cols = new ColumnVector[types.size()];
     for (int c = 0; c < cols.length; c++) {
-      cols[c] = Columns.newVector(types.get(c), n);
+      cols[c] = Columns.gatherTarget(types.get(c), n);
     }
     int at = 0;
     for (ScanBatch b : batches) {

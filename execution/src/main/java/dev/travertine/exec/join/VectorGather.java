@@ -7,12 +7,15 @@ import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
+import org.apache.hadoop.hive.serde2.io.HiveDecimalWritable;
 
 /**
  * Copies rows of one column vector into another, a type's loop at a time (the switch on the type
  * runs once per call, not per value): {@code dst[at + k] = src[rows[k]]} for k &lt; n, and NULL
  * where {@code rows[k] < 0} (the missing side of an outer join). Strings are referenced where they
- * lie, not copied: the source batches outlive what is gathered from them.
+ * lie, not copied: the source batches outlive what is gathered from them; so are decimals' value
+ * objects when the target has none of its own ({@code Columns.gatherTarget}). Vectors are never
+ * written in place by their readers (the decoded-column cache hands the same ones to every query).
  */
 public final class VectorGather {
   private VectorGather() {}
@@ -56,9 +59,18 @@ public final class VectorGather {
       case DECIMAL -> {
         DecimalColumnVector s = (DecimalColumnVector) src;
         DecimalColumnVector d = (DecimalColumnVector) dst;
+        HiveDecimalWritable[] dv = d.vector;
+        HiveDecimalWritable none = null;
         for (int k = 0; k < n; k++) {
           int r = rows[k];
-          if (!dstNull[at + k]) {
+          if (dv[at + k] == null) {
+            // a target without objects of its own (Columns.gatherTarget): the source's, by reference
+            if (dstNull[at + k]) {
+              dv[at + k] = none == null ? none = new HiveDecimalWritable() : none;
+            } else {
+              dv[at + k] = s.vector[rep ? 0 : r];
+            }
+          } else if (!dstNull[at + k]) {
             d.set(at + k, s.vector[rep ? 0 : r]);
           }
         }
