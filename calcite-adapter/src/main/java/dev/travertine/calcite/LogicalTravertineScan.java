@@ -121,8 +121,10 @@ public final class LogicalTravertineScan extends TableScan implements Projectabl
     if (filter != null) {
       long[] a = analysis();
       double fraction = a[3] == 0 ? 1 : (double) a[2] / a[3];
-      // The granules read bound the rows; the filter's estimated share says how many of them pass.
-      rows = Math.max(1, rows * Math.min(fraction, travertineTable.selectivity(filter)));
+      // The granules read bound the rows; the filter's estimated share says how many of them pass
+      // (at most 0.9: a pushed filter, even a weak one such as x <> 0, wins a tie with the scan
+      // that leaves it to a filter above, as it reads and hands on no more).
+      rows = Math.max(1, rows * Math.min(fraction, Math.min(0.9, travertineTable.selectivity(filter))));
     }
     if (limit >= 0) {
       rows = Math.min(rows, limit);
