@@ -366,41 +366,38 @@ public final class RexToExpr {
    * IN (NOT IN) call; other operands stay as they are.
    */
   private static List<Expr> inList(List<Expr> args, Op cmp, Op in) {
-    // Each group takes the place of its first member: AND's operands are evaluated in order, and
-    // a guard such as i <> 0 must stay before 1000 / i.
     Map<Expr, List<Expr>> groups = new LinkedHashMap<>();
-    List<Object> order = new ArrayList<>();
     for (Expr e : args) {
-      if (e instanceof Expr.Call c && c.op() == cmp && c.args().get(1) instanceof Expr.Constant k
-          && !(c.args().get(0) instanceof Expr.Constant) && k.value() != null
-          && c.args().get(0).type().kind() == k.type().kind()) {
-        List<Expr> g = groups.get(c.args().get(0));
-        if (g == null) {
-          g = new ArrayList<>();
-          groups.put(c.args().get(0), g);
-          order.add(g);
-        }
-        g.add(k);
-      } else {
-        order.add(e);
+      Expr.Constant k = groupedConstant(e, cmp);
+      if (k != null) {
+        groups.computeIfAbsent(((Expr.Call) e).args().get(0), x -> new ArrayList<>()).add(k);
       }
     }
-    Map<List<Expr>, Expr> keyOf = new java.util.IdentityHashMap<>();
-    groups.forEach((key, g) -> keyOf.put(g, key));
+    // Each group takes the place of its first member: AND's operands are evaluated in order, and
+    // a guard such as i <> 0 must stay before 1000 / i.
     List<Expr> out = new ArrayList<>();
-    for (Object o : order) {
-      if (o instanceof Expr e) {
+    for (Expr e : args) {
+      if (groupedConstant(e, cmp) == null) {
         out.add(e);
         continue;
       }
-      @SuppressWarnings("unchecked") List<Expr> g = (List<Expr>) o;
-      Expr key = keyOf.get(g);
-      List<Expr> xs = new ArrayList<>();
-      xs.add(key);
-      xs.addAll(g);
-      out.add(new Expr.Call(g.size() == 1 ? cmp : in, xs, DataType.of(TypeKind.BOOLEAN), key.nullable()));
+      Expr key = ((Expr.Call) e).args().get(0);
+      List<Expr> g = groups.remove(key);
+      if (g != null) {
+        List<Expr> xs = new ArrayList<>();
+        xs.add(key);
+        xs.addAll(g);
+        out.add(new Expr.Call(g.size() == 1 ? cmp : in, xs, DataType.of(TypeKind.BOOLEAN), key.nullable()));
+      }
     }
     return out;
+  }
+
+  /** The constant of {@code x cmp c} (x not a constant, c non-NULL and of x's kind), or null. */
+  private static Expr.Constant groupedConstant(Expr e, Op cmp) {
+    return e instanceof Expr.Call c && c.op() == cmp && c.args().get(1) instanceof Expr.Constant k
+        && !(c.args().get(0) instanceof Expr.Constant) && k.value() != null
+        && c.args().get(0).type().kind() == k.type().kind() ? k : null;
   }
 
   private Expr like(RexCall call) {

@@ -61,7 +61,7 @@ final class TravertineProgram {
         .build(), false, md);
     Program costBased = (planner, rel, traits, materializations, lattices) -> {
       RelNode input = rel;
-      if (RelOptUtil.countJoins(rel) >= HEURISTIC_JOIN_COUNT && onlyInnerJoins(rel)) {
+      if (RelOptUtil.countJoins(rel) >= HEURISTIC_JOIN_COUNT && reorderableJoins(rel)) {
         RelNode ordered = JoinOrder.apply(gather.run(planner, rel, traits, materializations, lattices));
         // The bushy rule leaves a MultiJoin with outer joins alone, and nothing implements a
         // MultiJoin: then the joins stay in the order the query wrote them.
@@ -140,7 +140,7 @@ final class TravertineProgram {
    * True when every join is an inner join, or a semi or anti join (which stays where it is, the
    * inner joins under and over it ordered apart): what the heuristic reorders safely.
    */
-  private static boolean onlyInnerJoins(RelNode rel) {
+  private static boolean reorderableJoins(RelNode rel) {
     if (rel instanceof Join j && j.getJoinType() != JoinRelType.INNER && j.getJoinType() != JoinRelType.SEMI
         && j.getJoinType() != JoinRelType.ANTI) {
       return false;
@@ -149,7 +149,7 @@ final class TravertineProgram {
       return false;
     }
     for (RelNode in : rel.getInputs()) {
-      if (!onlyInnerJoins(in)) {
+      if (!reorderableJoins(in)) {
         return false;
       }
     }

@@ -1,8 +1,11 @@
 package dev.travertine.calcite;
 
 import dev.travertine.mergetree.MergeTreeTable;
+import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.schema.Column;
 import dev.travertine.mergetree.schema.TableDefinition;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
@@ -67,8 +70,11 @@ public final class TravertineTable extends AbstractTable implements Translatable
    * {@code c_nationkey} 25, {@code o_custkey} the customers). The join order's estimates divide by it.
    */
   double distinctEstimate(int column) {
-    double rows = getStatistic().getRowCount();
-    long[] r = range(column);
+    return distinct(getStatistic().getRowCount(), range(column));
+  }
+
+  /** The distinct values of a column of {@code rows} rows whose {@link #range} is {@code r}. */
+  private static double distinct(double rows, long[] r) {
     return r == null ? rows : Math.max(1, Math.min(rows, (double) r[1] - (double) r[0] + 1));
   }
 
@@ -107,50 +113,30 @@ public final class TravertineTable extends AbstractTable implements Translatable
    * values (0.15 where they are unknown, Calcite's guess), a range on an integer or date column its
    * share of the column's min/max span, other comparisons 0.5; AND multiplies, OR adds.
    */
-  double selectivity(dev.travertine.mergetree.scan.Predicate p) {
+  double selectivity(Predicate p) {
     double rows = getStatistic().getRowCount();
-    if (p instanceof dev.travertine.mergetree.scan.Predicate.Compare c) {
-      long[] r = range(c.column());
-      double eq = r == null ? 0.15 : 1 / distinctEstimate(c.column());
-      if (c.op() == dev.travertine.mergetree.scan.Predicate.Op.EQ) {
-        return eq;
-      }
-      if (c.op() == dev.travertine.mergetree.scan.Predicate.Op.NE) {
-        return 1 - eq;
-      }
-      if (r == null || !(c.value() instanceof Number v) || v instanceof java.math.BigDecimal
-          || v instanceof Double || v instanceof Float) {
-        return 0.5;
-      }
-      double span = (double) r[1] - (double) r[0] + 1;
-      double x = v.doubleValue();
-      double below = switch (c.op()) {
-        case LT -> x - r[0];
-        case LE -> x - r[0] + 1;
-        case GT -> r[1] - x;
-        case GE -> r[1] - x + 1;
-        default -> span;
-      };
-      return Math.max(1 / Math.max(rows, 1), Math.min(1, Math.max(0, below) / span));
+    if (p instanceof Predicate.Compare c) {
+      return share(c, range(c.column()), rows);
     }
-    if (p instanceof dev.travertine.mergetree.scan.Predicate.In in) {
-      double eq = range(in.column()) == null ? 0.15 : 1 / distinctEstimate(in.column());
-      return Math.min(1, in.values().size() * eq);
+    if (p instanceof Predicate.In in) {
+      long[] r = range(in.column());
+      return Math.min(1, in.values().size() * (r == null ? 0.15 : 1 / distinct(rows, r)));
     }
-    if (p instanceof dev.travertine.mergetree.scan.Predicate.IsNull n) {
+    if (p instanceof Predicate.IsNull n) {
       return n.negated() ? 0.9 : 0.1;
     }
-    if (p instanceof dev.travertine.mergetree.scan.Predicate.And a) {
+    if (p instanceof Predicate.And a) {
       // Two bounds of one column: their shares overlap (x >= a AND x < b keeps b - a, not the product).
       double s = 1;
-      java.util.Map<Integer, double[]> bounds = new java.util.HashMap<>();
-      for (dev.travertine.mergetree.scan.Predicate q : a.children()) {
-        if (q instanceof dev.travertine.mergetree.scan.Predicate.Compare c && c.op() != dev.travertine.mergetree.scan.Predicate.Op.EQ
-            && c.op() != dev.travertine.mergetree.scan.Predicate.Op.NE && range(c.column()) != null) {
+      Map<Integer, double[]> bounds = new HashMap<>();
+      for (Predicate q : a.children()) {
+        long[] r = q instanceof Predicate.Compare c && c.op() != Predicate.Op.EQ && c.op() != Predicate.Op.NE
+            ? range(c.column()) : null;
+        if (r != null) {
+          Predicate.Compare c = (Predicate.Compare) q;
           double[] b = bounds.computeIfAbsent(c.column(), k -> new double[] {0, 0});
-          boolean upper = c.op() == dev.travertine.mergetree.scan.Predicate.Op.LT
-              || c.op() == dev.travertine.mergetree.scan.Predicate.Op.LE;
-          b[upper ? 1 : 0] += 1 - selectivity(q); // the share each bound cuts away
+          boolean upper = c.op() == Predicate.Op.LT || c.op() == Predicate.Op.LE;
+          b[upper ? 1 : 0] += 1 - share(c, r, rows); // the share each bound cuts away
           continue;
         }
         s *= selectivity(q);
@@ -160,14 +146,39 @@ public final class TravertineTable extends AbstractTable implements Translatable
       }
       return s;
     }
-    if (p instanceof dev.travertine.mergetree.scan.Predicate.Or o) {
+    if (p instanceof Predicate.Or o) {
       double keep = 0;
-      for (dev.travertine.mergetree.scan.Predicate q : o.children()) {
+      for (Predicate q : o.children()) {
         keep += selectivity(q);
       }
       return Math.min(1, keep);
     }
     return 0.5;
+  }
+
+  /** The share of {@code rows} rows a comparison keeps, its column's {@link #range} being {@code r}. */
+  private static double share(Predicate.Compare c, long[] r, double rows) {
+    double eq = r == null ? 0.15 : 1 / distinct(rows, r);
+    if (c.op() == Predicate.Op.EQ) {
+      return eq;
+    }
+    if (c.op() == Predicate.Op.NE) {
+      return 1 - eq;
+    }
+    if (r == null || !(c.value() instanceof Number v) || v instanceof java.math.BigDecimal
+        || v instanceof Double || v instanceof Float) {
+      return 0.5;
+    }
+    double span = (double) r[1] - (double) r[0] + 1;
+    double x = v.doubleValue();
+    double below = switch (c.op()) {
+      case LT -> x - r[0];
+      case LE -> x - r[0] + 1;
+      case GT -> r[1] - x;
+      case GE -> r[1] - x + 1;
+      default -> span;
+    };
+    return Math.max(1 / Math.max(rows, 1), Math.min(1, Math.max(0, below) / span));
   }
 
   @Override public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {

@@ -1,6 +1,7 @@
 package dev.travertine.exec;
 
 import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.schema.TypeKind;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DateColumnVector;
@@ -39,7 +40,7 @@ public final class Columns {
    * output then allocates one array per decimal column, not one object per value.
    */
   public static ColumnVector gatherTarget(DataType type, int size) {
-    if (type.kind() != dev.travertine.mergetree.schema.TypeKind.DECIMAL) {
+    if (type.kind() != TypeKind.DECIMAL) {
       return newVector(type, size);
     }
     DecimalColumnVector v = new DecimalColumnVector(1, type.precision(), type.scale());
