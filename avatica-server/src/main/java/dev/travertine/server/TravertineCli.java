@@ -1,14 +1,11 @@
 package dev.travertine.server;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.util.ArrayList;
@@ -20,6 +17,8 @@ import java.util.Set;
 import org.jline.reader.History;
 import org.jline.reader.LineReader;
 import sqlline.SqlLine;
+
+import dev.travertine.server.shell.ScriptRunner;
 
 /**
  * The command line behind {@code bin/travertine}.
@@ -113,6 +112,10 @@ public final class TravertineCli {
     // INFO lines from the engine. -Dorg.slf4j.simpleLogger.defaultLogLevel=... overrides.
     if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    }
+    // Avatica's remote driver logs a failed connect at WARN before it throws; the shell says it once.
+    if (System.getProperty("org.slf4j.simpleLogger.log.org.apache.calcite.avatica.remote.Driver") == null) {
+      System.setProperty("org.slf4j.simpleLogger.log.org.apache.calcite.avatica.remote.Driver", "error");
     }
     int code = run(args, System.out, System.err);
     System.out.flush();
@@ -236,53 +239,52 @@ public final class TravertineCli {
       return usageError(err, "sql: " + e.getMessage());
     }
     boolean script = isScript(args);
-    Path stdinScript = null;
-    try {
-      if (!script && !stdinIsTerminal) {
-        // SQL piped in: run it as a script. sqlline reading a pipe through jline would echo
-        // every line with terminal escapes and carry on after a failed statement.
-        stdinScript = Files.createTempFile("travertine-stdin", ".sql");
-        Files.copy(stdin, stdinScript, StandardCopyOption.REPLACE_EXISTING);
-        sqllineArgs.addAll(List.of("-f", stdinScript.toString()));
-        script = true;
+    if (script || !stdinIsTerminal) {
+      // -e, -f or SQL piped in: our script runner (sqlline would drop an unterminated statement
+      // silently and carry on after a failed one when reading a pipe).
+      final ScriptRunner.Options options;
+      try {
+        List<String> runnerArgs = new ArrayList<>(sqllineArgs);
+        if (!script) {
+          String text = new String(stdin.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+          runnerArgs.addAll(List.of("-e", text));
+        }
+        options = ScriptRunner.parse(runnerArgs);
+      } catch (IllegalArgumentException e) {
+        return usageError(err, "sql: " + e.getMessage());
+      } catch (IOException e) {
+        err.println("travertine: sql: cannot read standard input: " + e.getMessage());
+        return EXIT_FAILURE;
       }
-      return runSqlline(sqllineArgs, script, stdinIsTerminal && stdoutIsTerminal, out, err);
+      int status = new ScriptRunner(out, err, stdoutIsTerminal).run(options);
+      out.flush();
+      err.flush();
+      return status;
+    }
+    try {
+      return runSqlline(sqllineArgs, out, err);
     } catch (IOException e) {
       err.println("travertine: sql: " + e);
       return EXIT_FAILURE;
-    } finally {
-      if (stdinScript != null) {
-        try {
-          Files.deleteIfExists(stdinScript);
-        } catch (IOException ignored) {
-          // a temporary file; nothing else to do
-        }
-      }
     }
   }
 
-  private static int runSqlline(List<String> sqllineArgs, boolean script, boolean terminal,
-      PrintStream out, PrintStream err) throws IOException {
-    // Interactive (stdin is a terminal), or -e/-f with a terminal on both ends: sqlline opens
-    // the system terminal (and takes its width). Otherwise -e/-f read nothing from the
-    // console (sqlline reads the -f file itself): an empty stream, so no terminal is probed
-    // and no warning printed.
-    final InputStream in = script && !terminal ? new ByteArrayInputStream(new byte[0]) : null;
+  /** The interactive shell: sqlline on the system terminal. */
+  private static int runSqlline(List<String> sqllineArgs, PrintStream out, PrintStream err)
+      throws IOException {
     FailureTrackingSqlLine sqlline = new FailureTrackingSqlLine();
     sqlline.setOutputStream(out);
     sqlline.setErrorStream(err);
     final SqlLine.Status status;
     try {
-      status = sqlline.begin(sqllineArgs.toArray(new String[0]), in, !script);
+      status = sqlline.begin(sqllineArgs.toArray(new String[0]), null, true);
     } finally {
       out.flush();
       err.flush();
     }
     switch (status) {
       case OK:
-        // sqlline keeps only the status of the last -e command; an earlier failure is
-        // still a failure for a script.
-        return script && sqlline.failed ? EXIT_FAILURE : EXIT_OK;
+        return EXIT_OK;
       case ARGS:
         return EXIT_USAGE;
       default:
@@ -333,10 +335,9 @@ public final class TravertineCli {
     boolean hasDriver = false;
     boolean hasCredentials = false;
     boolean script = false;
-    boolean silentGiven = false;
-    boolean forceGiven = false;
     boolean maxWidthGiven = false;
     boolean isolationGiven = false;
+    boolean nullValueGiven = false;
     List<String> passThrough = new ArrayList<>();
     boolean remote = false;
     String host = null;
@@ -376,19 +377,18 @@ public final class TravertineCli {
         String name = propertyName(a);
         switch (name) {
           case "silent":
-            silentGiven = true;
             if (a.startsWith("--no-") || a.toLowerCase(Locale.ROOT).equals("--silent=false")) {
               continue; // not silent is sqlline's default; it would read this as silent
             }
-            break;
-          case "force":
-            forceGiven = true;
             break;
           case "maxwidth":
             maxWidthGiven = true;
             break;
           case "isolation":
             isolationGiven = true;
+            break;
+          case "nullvalue":
+            nullValueGiven = true;
             break;
           default:
             break;
@@ -452,13 +452,8 @@ public final class TravertineCli {
     if (!hasCredentials) {
       result.addAll(List.of("-n", "", "-p", ""));
     }
-    if (script || !stdinIsTerminal) {
-      if (!silentGiven) {
-        result.add("--silent=true");
-      }
-      if (!forceGiven) {
-        result.add("--force=false");
-      }
+    if (!script && stdinIsTerminal && !nullValueGiven) {
+      result.add("--nullValue=NULL"); // sqlline's default prints NULL blank for some types
     }
     if (!stdoutIsTerminal && !maxWidthGiven) {
       result.add("--maxWidth=" + NON_TERMINAL_MAX_WIDTH);

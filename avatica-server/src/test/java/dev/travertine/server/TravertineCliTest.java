@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -17,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Tests of the command line. None of them needs the Travertine JDBC driver; the sqlline
- * round trips connect to Calcite's own {@code jdbc:calcite:} with {@code -u}.
+ * Tests of the command line, in this JVM: argument translation, and scripts against Calcite's
+ * own {@code jdbc:calcite:} or an embedded database in a temporary directory.
  */
 class TravertineCliTest {
 
@@ -113,25 +114,24 @@ class TravertineCliTest {
         "-u", "jdbc:travertine:" + cwd.resolve("D").toAbsolutePath(),
         "--isolation=TRANSACTION_NONE",
         "-n", "", "-p", "",
-        "--silent=true", "--force=false", "--maxWidth=10000",
+        "--maxWidth=10000",
         "-e", "SELECT 1", "--outputformat=csv"), args);
   }
 
   @Test
   void sqlOnATerminal(@TempDir Path cwd) {
-    // -e on a terminal: quiet and strict, but sqlline takes the terminal's width
+    // -e on a terminal: the script runner takes it
     assertEquals(List.of(
         "-d", "dev.travertine.jdbc.Driver",
         "-u", "jdbc:travertine:" + cwd.resolve("data").toAbsolutePath(),
         "--isolation=TRANSACTION_NONE", "-n", "", "-p", "",
-        "--silent=true", "--force=false",
         "-e", "VALUES 1"),
         TravertineCli.sqllineArgs(List.of("-e", "VALUES 1"), cwd, true, true));
-    // interactive: sqlline's own defaults (banner, prompt, history)
+    // interactive: sqlline's own defaults (banner, prompt, history); NULL shown as NULL
     assertEquals(List.of(
         "-d", "dev.travertine.jdbc.Driver",
         "-u", "jdbc:travertine:" + cwd.resolve("data").toAbsolutePath(),
-        "--isolation=TRANSACTION_NONE", "-n", "", "-p", ""),
+        "--isolation=TRANSACTION_NONE", "-n", "", "-p", "", "--nullValue=NULL"),
         TravertineCli.sqllineArgs(List.of(), cwd, true, true));
   }
 
@@ -157,7 +157,7 @@ class TravertineCliTest {
         dir, false, false);
     assertEquals(List.of("-u", "jdbc:travertine:remote:url=http://127.0.0.1:9000;serialization=protobuf;"
         + "authentication=BASIC;avatica_user=bob;avatica_password=pw", "--isolation=TRANSACTION_NONE",
-        "-n", "", "-p", "", "--silent=true", "--force=false", "--maxWidth=10000", "-e", "SELECT 1"), got);
+        "-n", "", "-p", "", "--maxWidth=10000", "-e", "SELECT 1"), got);
     assertThrows(IllegalArgumentException.class,
         () -> TravertineCli.sqllineArgs(List.of("--user", "bob", "-e", "x"), dir, false, false));
   }
@@ -165,11 +165,11 @@ class TravertineCliTest {
   @Test
   void otherUrlIsNotEmbedded(@TempDir Path cwd) {
     String url = "jdbc:avatica:remote:url=http://localhost:8765;serialization=PROTOBUF";
-    assertEquals(List.of("--isolation=TRANSACTION_NONE", "-n", "", "-p", "", "--silent=true", "--force=false",
+    assertEquals(List.of("--isolation=TRANSACTION_NONE", "-n", "", "-p", "",
         "--maxWidth=10000", "-u", url, "-e", "SELECT 1"),
         TravertineCli.sqllineArgs(List.of("-u", url, "-e", "SELECT 1"), cwd, false, false));
     String other = "jdbc:h2:mem:x";
-    assertEquals(List.of("-n", "", "-p", "", "--silent=true", "--force=false",
+    assertEquals(List.of("-n", "", "-p", "",
         "--maxWidth=10000", "-u", other, "-e", "SELECT 1"),
         TravertineCli.sqllineArgs(List.of("-u", other, "-e", "SELECT 1"), cwd, false, false));
   }
@@ -210,34 +210,141 @@ class TravertineCliTest {
     assertFalse(TravertineCli.isScript(List.of("-n", "-e"))); // "-e" is the user name
   }
 
-  // --- sqlline round trips against Calcite's own driver (no Travertine driver) -----------
+  // --- scripts (-e, -f, piped SQL) ---------------------------------------------------------
 
   @Test
   void sqlPrintsResultsAndSucceeds() {
     Result r = run("sql", "-u", "jdbc:calcite:", "-e", "VALUES (1, 'a')", "--outputformat=csv");
     assertEquals(0, r.code(), r.err());
-    assertEquals("'EXPR$0','EXPR$1'\n'1','a'\n", r.out().replace("\r\n", "\n"));
+    assertEquals("EXPR$0,EXPR$1\n1,a\n", r.out());
   }
 
   @Test
   void anyFailedCommandFailsTheRun() {
-    // sqlline itself would report only the last -e command's status
     Result r = run("sql", "-u", "jdbc:calcite:", "-e", "SELECT nope", "-e", "VALUES 2",
         "--outputformat=csv");
     assertEquals(1, r.code());
     assertTrue(r.err().contains("Column 'NOPE' not found"), r.err());
     assertFalse(r.err().contains("\tat "), "no stack trace:\n" + r.err());
-    assertTrue(r.out().contains("'2'"), r.out());
+    assertFalse(r.out().contains("2"), "nothing runs after a failure: " + r.out());
+    Result forced = run("sql", "-u", "jdbc:calcite:", "-e", "SELECT nope", "-e", "VALUES 2",
+        "--outputformat=csv", "--force=true");
+    assertEquals(1, forced.code(), "--force runs on, and the run still failed");
+    assertEquals("EXPR$0\n2\n", forced.out());
   }
 
   @Test
   void pipedScriptStopsAtTheFirstFailure() {
-    InputStream script = new ByteArrayInputStream(
-        "VALUES 1;\nSELECT nope;\nVALUES 3;\n".getBytes(StandardCharsets.UTF_8));
-    Result r = run(script, false, "sql", "-u", "jdbc:calcite:", "--outputformat=csv");
+    Result r = run(stdin("VALUES 1;\nSELECT nope;\nVALUES 3;\n"), false, "sql", "-u", "jdbc:calcite:",
+        "--outputformat=csv");
     assertEquals(1, r.code());
-    assertTrue(r.out().contains("'1'"), r.out());
-    assertFalse(r.out().contains("'3'"), r.out());
+    assertEquals("EXPR$0\n1\n", r.out());
+    assertTrue(r.err().startsWith("Error at line 2, column 8: Column 'NOPE' not found in any table"), r.err());
+  }
+
+  /** An unterminated literal, identifier or comment at the end of -e, -f or piped input runs nothing and fails. */
+  @Test
+  void anUnterminatedScriptRunsNothing(@TempDir Path dir) throws Exception {
+    String data = dir.resolve("d").toString();
+    String script = "CREATE TABLE a (k INTEGER) ORDER BY k;\nSELECT 'abc FROM a;\nSELECT 42;\n";
+    Path file = Files.writeString(dir.resolve("bad.sql"), script);
+    List<Result> results = List.of(
+        run("sql", "--data", data, "-e", script),
+        run("sql", "--data", data, "-f", file.toString()),
+        run(stdin(script), false, "sql", "--data", data));
+    for (Result r : results) {
+      assertEquals(1, r.code(), r.err());
+      assertEquals("", r.out());
+      assertTrue(r.err().contains("at line 2, column 8: A string literal is not closed"), r.err());
+      assertTrue(r.err().contains("nothing was run"), r.err());
+    }
+    assertTrue(results.get(1).err().contains(" in " + file), results.get(1).err());
+    for (String bad : List.of("SELECT \"abc", "SELECT 1 /* a comment", "SELECT `x")) {
+      Result r = run("sql", "--data", data, "-e", bad);
+      assertEquals(1, r.code(), bad);
+      assertTrue(r.err().contains("is not closed"), r.err());
+    }
+    Result r = run("sql", "--data", data, "--outputformat=csv", "--showHeader=false", "-e",
+        "SELECT count(*) FROM system.tables WHERE name = 'a'");
+    assertEquals("0\n", r.out(), "the CREATE before the broken statement did not run: " + r.err());
+  }
+
+  /** A statement that does not parse fails the run, names its line and column in the script, and stops it. */
+  @Test
+  void aSyntaxErrorNamesItsPlaceAndStopsTheScript(@TempDir Path dir) throws Exception {
+    String data = dir.resolve("d").toString();
+    Path file = Files.writeString(dir.resolve("s.sql"),
+        "-- a comment; with a semicolon\nSELECT 1 AS first;\n\n  SELECT (1 +\n  FROM t1;\nSELECT 42 AS answer;\n");
+    Result r = run("sql", "--data", data, "--outputformat=csv", "-f", file.toString());
+    assertEquals(1, r.code());
+    assertEquals("first\n1\n", r.out());
+    assertTrue(r.err().startsWith("Error in " + file + " at line 4, column 13: "), r.err());
+    assertTrue(r.err().contains("(code 62, SQLSTATE 42000)"), r.err());
+    assertEquals(1, r.err().lines().count(), "one line: " + r.err());
+    Result typo = run("sql", "--data", data, "-e", "SELEC * FROM t1");
+    assertEquals(1, typo.code());
+    assertTrue(typo.err().startsWith("Error at line 1, column 1: Syntax error: a statement cannot start with 'SELEC'"),
+        typo.err());
+  }
+
+  /** Results in every format: NULL one way per format, CSV quoted as RFC 4180, JSON null; FORMAT clauses. */
+  @Test
+  void outputFormats(@TempDir Path dir) {
+    String data = dir.resolve("d").toString();
+    Result setup = run("sql", "--data", data, "-e",
+        "CREATE TABLE f (k INTEGER NOT NULL, s VARCHAR, d DATE, x DOUBLE, b BOOLEAN) ORDER BY k;"
+        + "INSERT INTO f VALUES (1, 'a,b', DATE '2024-01-01', 1.5E0, TRUE), (2, NULL, NULL, NULL, NULL),"
+        + " (3, 'q\"u''o\nte\t\\', NULL, 2E0, FALSE), (4, '', NULL, NULL, NULL)");
+    assertEquals(0, setup.code(), setup.err());
+    assertEquals("CREATE TABLE: ok\n4 rows inserted\n", setup.err().replaceAll(" \\([0-9.]+ s\\)", ""));
+    String q = "SELECT * FROM f ORDER BY k";
+    assertEquals("k,s,d,x,b\n1,\"a,b\",2024-01-01,1.5,true\n2,,,,\n3,\"q\"\"u'o\nte\t\\\",,2.0,false\n4,\"\",,,\n",
+        out(data, "--outputformat=csv", "-e", q));
+    assertEquals("1\ta,b\t2024-01-01\t1.5\ttrue\n2\t\\N\t\\N\t\\N\t\\N\n3\tq\"u'o\\nte\\t\\\\\t\\N\t2.0\tfalse\n"
+        + "4\t\t\\N\t\\N\t\\N\n", out(data, "--outputformat=tsv", "--showHeader=false", "-e", q));
+    assertEquals("{\"k\":2,\"s\":null,\"d\":null,\"x\":null,\"b\":null}\n",
+        out(data, "-e", "SELECT * FROM f WHERE k = 2 FORMAT JSONEachRow"));
+    assertEquals("{\"k\":3,\"s\":\"q\\\"u'o\\nte\\t\\\\\"}\n",
+        out(data, "-e", "SELECT k, s FROM f WHERE k = 3 FORMAT JSONEachRow;"));
+    String table = out(data, "-e", "SELECT k, s, x FROM f ORDER BY k");
+    assertTrue(table.contains("| 2 | NULL         | NULL |"), table);
+    assertTrue(table.contains("| 3 | q\"u'o\\nte\\t\\ |  2.0 |"), "one line per row, numbers right:\n" + table);
+    String json = out(data, "-e", "SELECT k, d FROM f WHERE k <= 2 ORDER BY k FORMAT JSON");
+    assertTrue(json.contains("\"rows\": 2"), json);
+    assertTrue(json.contains("{\"k\":2,\"d\":null}"), json);
+    assertTrue(json.contains("\"type\": \"DATE\""), json);
+    assertEquals("k\tx\nINTEGER\tDOUBLE\n1\t1.5\n",
+        out(data, "-e", "SELECT k, x FROM f WHERE k = 1 FORMAT TabSeparatedWithNamesAndTypes"));
+    assertEquals("1,a,b\n".replace("a,b", "\"a,b\""), out(data, "-e", "SELECT k, s FROM f WHERE k = 1 FORMAT CSV"));
+    Result unknown = run("sql", "--data", data, "-e", "SELECT 1 FORMAT Parquetish");
+    assertEquals(1, unknown.code());
+    assertTrue(unknown.err().contains("Unknown output format 'Parquetish'"), unknown.err());
+    Result badOption = run("sql", "--data", data, "--outputformat=xmlattr", "-e", "SELECT 1");
+    assertEquals(2, badOption.code());
+    assertTrue(badOption.err().contains("unknown --outputformat 'xmlattr'"), badOption.err());
+    Result bang = run("sql", "--data", data, "-e", "!tables");
+    assertEquals(1, bang.code());
+    assertTrue(bang.err().contains("work in the interactive shell only"), bang.err());
+  }
+
+  @Test
+  void aServerThatIsNotThereIsOneLine() {
+    Result r = run("sql", "--port", "1", "-e", "SELECT 1");
+    assertEquals(1, r.code());
+    assertTrue(r.err().startsWith("Error: cannot connect to "), r.err());
+    assertFalse(r.err().contains("\tat "), r.err());
+  }
+
+  private static String out(String data, String... args) {
+    List<String> all = new java.util.ArrayList<>(List.of("sql", "--data", data));
+    all.addAll(List.of(args));
+    Result r = run(all.toArray(new String[0]));
+    assertEquals(0, r.code(), r.err());
+    return r.out();
+  }
+
+  private static InputStream stdin(String text) {
+    return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
   }
 
   /** Settings on benchmark's command line are SET on its connections: a limit they set fails the run. */

@@ -201,7 +201,9 @@ class TravertineServerTest {
       s.execute("INSERT INTO z VALUES (0)");
       String[][] cases = {
           {"SELECT * FROM missing", "42S02", "60", "Object 'missing' not found"},
-          {"SELEC 1", "42000", "62", "Non-query expression encountered in illegal context"},
+          {"SELEC 1", "42000", "62", "Syntax error: a statement cannot start with 'SELEC' at line 1, column 1"},
+          {"SELECT nope FROM z", "42703", "47", "Column 'nope' not found in any table"},
+          {"SELECT 1 + TRUE FROM z", "42883", "43", "Cannot apply '+' to arguments of type"},
           {"SELECT 1 / k FROM z", "22012", "153", "by zero"},
           {"SET no_such_setting = 1", "42704", "115", "Unknown setting: no_such_setting"},
       };

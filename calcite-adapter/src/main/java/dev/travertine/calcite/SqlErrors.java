@@ -59,6 +59,22 @@ public final class SqlErrors {
     if (lower.contains("was cancelled")) {
       return new Error(394, "57014", message); // QUERY_WAS_CANCELLED
     }
+    if (lower.matches("(?s).*column '[^']+' not found in (any table|table '[^']+').*")
+        || lower.contains("unknown field '")) {
+      return new Error(47, "42703", message); // UNKNOWN_IDENTIFIER
+    }
+    if (lower.contains("does not allow nulls") || lower.contains("cannot be null")) {
+      return new Error(349, "23502", message); // CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN
+    }
+    if (lower.contains("no match found for function signature")) {
+      return new Error(46, "42883", message); // UNKNOWN_FUNCTION
+    }
+    if (lower.contains("cannot apply '") && lower.contains("to arguments of type")) {
+      return new Error(43, "42883", message); // ILLEGAL_TYPE_OF_ARGUMENT
+    }
+    if (lower.contains("cannot assign to target field")) {
+      return new Error(53, "42804", message); // TYPE_MISMATCH
+    }
     if (lower.matches("(?s).*(object|table) '?[^ ]+'? (not found|does not exist).*")) {
       return new Error(60, "42S02", message); // UNKNOWN_TABLE
     }
@@ -78,6 +94,47 @@ public final class SqlErrors {
       return new Error(6, "22018", message); // CANNOT_PARSE_TEXT
     }
     return new Error(1001, GENERAL, message);
+  }
+
+  /**
+   * A statement's failure with the words of a parse error made to name what it found: Calcite says
+   * "Non-query expression encountered in illegal context" for a statement that starts with a word
+   * that is no keyword ({@code SELEC * FROM t}); this says which word, and where.
+   */
+  public static RuntimeException withStatementText(RuntimeException e, String sql) {
+    for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof SqlParseException p && p.getMessage() != null
+          && p.getMessage().startsWith("Non-query expression encountered in illegal context")
+          && p.getPos() != null && p.getPos().getLineNum() > 0) {
+        int line = p.getPos().getLineNum();
+        int column = p.getPos().getColumnNum();
+        String word = wordAt(sql, line, column);
+        String m = "Syntax error: a statement cannot start with '" + word + "' at line " + line
+            + ", column " + column + ".";
+        SqlParseException better = new SqlParseException(m, p.getPos(), p.getExpectedTokenSequences(),
+            p.getTokenImages(), null);
+        return new RuntimeException("parse failed: " + m, better);
+      }
+    }
+    return e;
+  }
+
+  /** The word (or the one character) at a 1-based line and column of {@code sql}. */
+  static String wordAt(String sql, int line, int column) {
+    int i = 0;
+    for (int l = 1; l < line && i >= 0; l++) {
+      i = sql.indexOf('\n', i);
+      i = i < 0 ? -1 : i + 1;
+    }
+    if (i < 0 || i + column - 1 >= sql.length()) {
+      return "";
+    }
+    int start = i + column - 1;
+    int end = start;
+    while (end < sql.length() && (Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '_')) {
+      end++;
+    }
+    return sql.substring(start, Math.max(end, start + 1));
   }
 
   /**

@@ -68,11 +68,21 @@ public final class TravertineDdlExecutor implements DdlExecutor {
 
   private TravertineDdlExecutor() {}
 
+  /** A DDL statement as its SQL names it ({@code OPTIMIZE TABLE}, {@code SYSTEM STOP MERGES}), for messages. */
+  static String statementName(SqlNode node) {
+    if (node instanceof dev.travertine.calcite.ddl.SqlSystemCommand sc) {
+      return "SYSTEM " + sc.kind.sql;
+    }
+    if (node instanceof org.apache.calcite.sql.SqlCall call) {
+      return call.getOperator().getName();
+    }
+    return node.getKind().toString().replace('_', ' ');
+  }
+
   @Override public void executeDdl(CalcitePrepare.Context context, SqlNode node) {
     TravertineSession session = TravertineSchema.session(context.getRootSchema().plus());
     if (!(node instanceof SqlSetOption)) {
-      session.checkWritable(node.getKind() == org.apache.calcite.sql.SqlKind.OTHER_DDL
-          ? node.getClass().getSimpleName().replace("Sql", "") : node.getKind().toString().replace('_', ' '));
+      session.checkWritable(statementName(node));
     }
     try {
       if (node instanceof SqlCreateMergeTreeTable c) {

@@ -70,8 +70,9 @@ public class TravertinePrepare extends CalcitePrepareImpl {
           VectorizedRel.ENABLED.set(vectorized);
           sig = super.prepareSql(context, query, elementType, maxRowCount);
         } catch (RuntimeException e) {
-          registry.finish(q, e);
-          throw e;
+          RuntimeException failure = SqlErrors.withStatementText(e, query.sql);
+          registry.finish(q, failure);
+          throw failure;
         } catch (AssertionError e) {
           // Calcite states some of its limits as assertions; JDBC callers get an SQLException
           // (an Error would pass Avatica's handlers and end a sqlline session).

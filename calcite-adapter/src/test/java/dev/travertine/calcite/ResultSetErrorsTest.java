@@ -58,7 +58,10 @@ class ResultSetErrorsTest {
       exec(c, "INSERT INTO e VALUES (1, 0)");
       String[][] cases = {
           {"SELECT * FROM missing", "42S02", "60", "Object 'missing' not found"},
-          {"SELEC 1", "42000", "62", "Non-query expression encountered in illegal context"},
+          {"SELEC 1", "42000", "62", "Syntax error: a statement cannot start with 'SELEC' at line 1, column 1"},
+          {"SELECT nope FROM e", "42703", "47", "Column 'nope' not found in any table"},
+          {"INSERT INTO e VALUES (NULL, 1)", "23502", "349", "does not allow NULLs"},
+          {"SELECT 1 + TRUE FROM e", "42883", "43", "Cannot apply '+' to arguments of type"},
           {"SELECT 1 / x FROM e", "22012", "153", "by zero"},
           {"SET no_such_setting = 1", "42704", "115", "Unknown setting: no_such_setting"},
           {"DROP TABLE nothere", "42S02", "60", "Table nothere does not exist"},
