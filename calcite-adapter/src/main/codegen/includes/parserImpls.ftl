@@ -666,3 +666,63 @@ SqlNode SqlAttachTable() :
             ((SqlLiteral) location).getValueAs(String.class), ifNotExists);
     }
 }
+
+/**
+ * ClickHouse's SHOW statements, each parsed into the query that answers it (ShowStatements):
+ * SHOW TABLES [FROM|IN db] [[NOT] LIKE 'pattern'], SHOW DATABASES [LIKE 'pattern'],
+ * SHOW CREATE [TABLE|VIEW] name, SHOW PROCESSLIST, SHOW SETTINGS LIKE 'pattern',
+ * SHOW COLUMNS FROM|IN name.
+ */
+SqlNode TvShowStatement() :
+{
+    final Span s;
+    SqlIdentifier db = null;
+    SqlIdentifier table;
+    SqlNode like = null;
+    boolean not = false;
+}
+{
+    <SHOW> { s = span(); }
+    (
+        <TABLES> [ ( <FROM> | <IN> ) db = SimpleIdentifier() ]
+        [ [ <NOT> { not = true; } ] <LIKE> like = StringLiteral() ]
+        { return dev.travertine.calcite.ddl.ShowStatements.tables(s.end(this), db, like, not); }
+    |
+        <DATABASES> [ <LIKE> like = StringLiteral() ]
+        { return dev.travertine.calcite.ddl.ShowStatements.databases(s.end(this), like); }
+    |
+        <CREATE> [ <TABLE> | <VIEW> ] table = CompoundIdentifier()
+        { return dev.travertine.calcite.ddl.ShowStatements.createTable(s.end(this), table); }
+    |
+        <PROCESSLIST>
+        { return dev.travertine.calcite.ddl.ShowStatements.processList(s.end(this)); }
+    |
+        <SETTINGS> [ <LIKE> like = StringLiteral() ]
+        { return dev.travertine.calcite.ddl.ShowStatements.settings(s.end(this), like); }
+    |
+        <COLUMNS> ( <FROM> | <IN> ) table = CompoundIdentifier()
+        { return dev.travertine.calcite.ddl.ShowStatements.describe(s.end(this), table); }
+    )
+}
+
+/** DESCRIBE [TABLE] name, DESC [TABLE] name: the columns of a table or view (ShowStatements). */
+SqlNode TvDescribeTable() :
+{
+    final Span s;
+    final SqlIdentifier table;
+}
+{
+    ( <DESCRIBE> | <DESC> ) { s = span(); } [ <TABLE> ] table = CompoundIdentifier()
+    { return dev.travertine.calcite.ddl.ShowStatements.describe(s.end(this), table); }
+}
+
+/** EXISTS [TABLE] name: one row, one column "result", 1 when the table or view exists, else 0. */
+SqlNode TvExistsTable() :
+{
+    final Span s;
+    final SqlIdentifier table;
+}
+{
+    <EXISTS> { s = span(); } [ <TABLE> | <VIEW> ] table = CompoundIdentifier()
+    { return dev.travertine.calcite.ddl.ShowStatements.exists(s.end(this), table); }
+}

@@ -3,7 +3,6 @@ package dev.travertine.server;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -11,7 +10,6 @@ import java.sql.SQLWarning;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Properties;
 import java.util.Set;
 
 import org.jline.reader.History;
@@ -199,16 +197,7 @@ public final class TravertineCli {
 
   /** The project version, from a resource filtered by Maven. */
   static String version() {
-    try (InputStream in = TravertineCli.class.getResourceAsStream("travertine-version.properties")) {
-      if (in == null) {
-        return "unknown";
-      }
-      Properties p = new Properties();
-      p.load(in);
-      return p.getProperty("version", "unknown");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return dev.travertine.jdbc.Version.get();
   }
 
   private static boolean isTerminal(String property) {

@@ -307,8 +307,9 @@ class TravertineCliTest {
     assertEquals("{\"k\":3,\"s\":\"q\\\"u'o\\nte\\t\\\\\"}\n",
         out(data, "-e", "SELECT k, s FROM f WHERE k = 3 FORMAT JSONEachRow;"));
     String table = out(data, "-e", "SELECT k, s, x FROM f ORDER BY k");
-    assertTrue(table.contains("| 2 | NULL         | NULL |"), table);
-    assertTrue(table.contains("| 3 | q\"u'o\\nte\\t\\ |  2.0 |"), "one line per row, numbers right:\n" + table);
+    assertTrue(table.contains("| 2 | NULL  | NULL |"), table);
+    assertTrue(table.contains("| 3 | q\"u'o |  2.0 |\n|   | te\\t\\ |      |\n"),
+        "a line break spans lines, a tab is escaped, numbers are right-aligned:\n" + table);
     String json = out(data, "-e", "SELECT k, d FROM f WHERE k <= 2 ORDER BY k FORMAT JSON");
     assertTrue(json.contains("\"rows\": 2"), json);
     assertTrue(json.contains("{\"k\":2,\"d\":null}"), json);

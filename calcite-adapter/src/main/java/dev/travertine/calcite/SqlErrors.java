@@ -22,6 +22,9 @@ public final class SqlErrors {
   public static Error classify(Throwable t) {
     String message = message(t);
     String lower = message.toLowerCase(Locale.ROOT);
+    if (lower.matches("(?s)database '?[^ ]+'? does not exist.*")) {
+      return new Error(81, "3F000", message); // UNKNOWN_DATABASE
+    }
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
       if (c instanceof dev.travertine.formats.BulkLoad.BadInputException) {
         return new Error(27, "22018", message); // CANNOT_PARSE_INPUT_ASSERTION_FAILED
@@ -46,6 +49,9 @@ public final class SqlErrors {
       }
       if (c instanceof dev.travertine.mergetree.ReadOnlyTableException) {
         return new Error(242, "25006", message); // TABLE_IS_READ_ONLY
+      }
+      if (c instanceof UnsupportedOperationException) {
+        return new Error(48, "0A000", message); // NOT_IMPLEMENTED
       }
       if (c instanceof SecurityException) {
         return lower.contains("readonly") || lower.contains("read-only")
@@ -181,6 +187,8 @@ public final class SqlErrors {
         s = s.substring(cm.end());
       } else if (s.startsWith("Error while executing SQL \"") && s.indexOf("\": ") > 0) {
         s = s.substring(s.indexOf("\": ") + 3);
+      } else if (s.startsWith("parse failed: ")) {
+        s = s.substring("parse failed: ".length());
       } else {
         return s;
       }

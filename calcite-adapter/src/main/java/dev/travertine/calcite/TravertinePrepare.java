@@ -21,9 +21,9 @@ public class TravertinePrepare extends CalcitePrepareImpl {
       Query<T> query, java.lang.reflect.Type elementType, long maxRowCount) {
     context = CodeCompiler.wrap(context);
     if (query.sql != null) {
-      String trimmed = withoutTrailingSemicolons(query.sql);
-      if (trimmed.length() != query.sql.length()) {
-        query = Query.of(trimmed); // "DROP INDEX i;" as tools and scripts send it
+      String trimmed = ClickHouseFunctions.prepareText(withoutTrailingSemicolons(query.sql));
+      if (!trimmed.equals(query.sql)) {
+        query = Query.of(trimmed); // "DROP INDEX i;" as tools and scripts send it; any(x), quantile(p)(x)
       }
       org.apache.calcite.schema.SchemaPlus main = context.getRootSchema().plus().getSubSchema(TravertineSchema.NAME);
       if (main != null) {
@@ -156,6 +156,7 @@ public class TravertinePrepare extends CalcitePrepareImpl {
           org.apache.calcite.sql.validate.SqlValidator validator, boolean needsValidation) {
         if (needsValidation) {
           checkInsertWidth(sqlQuery, validator);
+          ClickHouseFunctions.rewrite(sqlQuery);
           PreValidation.rewrite(sqlQuery);
         }
         json = callsJsonFunction(sqlQuery);

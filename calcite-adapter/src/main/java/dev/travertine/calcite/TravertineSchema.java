@@ -13,6 +13,8 @@ import org.apache.calcite.schema.Function;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.schema.impl.AggregateFunctionImpl;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.schema.impl.TableFunctionImpl;
 import org.apache.calcite.schema.impl.ViewTable;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -77,6 +79,13 @@ public final class TravertineSchema extends AbstractSchema {
     ImmutableMultimap.Builder<String, Function> b = ImmutableMultimap.builder();
     b.put("numbers", TableFunctionImpl.create(NumbersTableFunction.class, "numbers"));
     b.put("check_table", TableFunctionImpl.create(CheckTableFunction.class, "check"));
+    b.put("describe_table", TableFunctionImpl.create(ShowFunctions.class, "describe"));
+    b.put("show_create_table", TableFunctionImpl.create(ShowFunctions.class, "showCreate"));
+    b.put("exists_table", TableFunctionImpl.create(ShowFunctions.class, "exists"));
+    b.put("formatReadableSize", ScalarFunctionImpl.create(ClickHouseUdfs.class, "formatReadableSize"));
+    b.put("formatReadableQuantity", ScalarFunctionImpl.create(ClickHouseUdfs.class, "formatReadableQuantity"));
+    b.put("tv_quantile", AggregateFunctionImpl.create(ClickHouseUdfs.Quantile.class));
+    b.put("tv_quantile_exact", AggregateFunctionImpl.create(ClickHouseUdfs.QuantileExact.class));
     for (String scheme : List.of("file", "s3", "hdfs")) {
       b.put(scheme, FileTable.macro(session, scheme));
     }

@@ -17,6 +17,14 @@ public final class TravertineTypeSystem extends RelDataTypeSystemImpl {
   /** The most digits of a DECIMAL: ORC's and Hive's limit, DuckDB's too. */
   public static final int MAX_DECIMAL_PRECISION = 38;
 
+  /**
+   * CASE and UNION branches of strings of different lengths ({@code if(c, 'one', 'other')}) are a
+   * VARCHAR, not a CHAR padded to the longest: no engine a user compares us with pads them.
+   */
+  @Override public boolean shouldConvertRaggedUnionTypesToVarying() {
+    return true;
+  }
+
   @Override public int getMaxNumericPrecision() {
     return MAX_DECIMAL_PRECISION;
   }

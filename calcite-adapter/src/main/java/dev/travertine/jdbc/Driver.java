@@ -55,7 +55,8 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
   }
 
   @Override protected DriverVersion createDriverVersion() {
-    return new DriverVersion("Travertine JDBC Driver", "0.1.0", "Travertine", "0.1.0", true, 0, 1, 0, 1);
+    return new DriverVersion("Travertine JDBC Driver", Version.get(), "Travertine", Version.get(), true,
+        Version.part(0), Version.part(1), Version.part(0), Version.part(1));
   }
 
   @Override public Connection connect(String url, Properties info) throws SQLException {

@@ -147,7 +147,7 @@ public final class ResultWriter {
     String[] row = new String[n];
     for (int i = 0; i < n; i++) {
       String s = text(rs, i + 1);
-      row[i] = s == null ? tableNull : visible(s);
+      row[i] = s == null ? tableNull : visible(s, true);
     }
     return row;
   }
@@ -160,32 +160,58 @@ public final class ResultWriter {
     return b.append('\n').toString();
   }
 
+  /** One row; a cell with line breaks (a plan, a CREATE statement) spans several lines. */
   private void writeTableRow(String[] row, int[] width, boolean[] right) throws IOException {
-    StringBuilder b = new StringBuilder("|");
+    String[][] lines = new String[row.length][];
+    int height = 1;
     for (int i = 0; i < row.length; i++) {
-      String pad = " ".repeat(Math.max(0, width[i] - displayWidth(row[i])));
-      b.append(' ');
-      if (right[i]) {
-        b.append(pad).append(row[i]);
-      } else {
-        b.append(row[i]).append(pad);
-      }
-      b.append(" |");
+      lines[i] = row[i].split("\n", -1);
+      height = Math.max(height, lines[i].length);
     }
-    out.write(b.append('\n').toString());
+    StringBuilder b = new StringBuilder();
+    for (int l = 0; l < height; l++) {
+      b.append('|');
+      for (int i = 0; i < row.length; i++) {
+        String cell = l < lines[i].length ? lines[i][l] : "";
+        String pad = " ".repeat(Math.max(0, width[i] - displayWidth(cell)));
+        b.append(' ');
+        if (right[i]) {
+          b.append(pad).append(cell);
+        } else {
+          b.append(cell).append(pad);
+        }
+        b.append(" |");
+      }
+      b.append('\n');
+    }
+    out.write(b.toString());
   }
 
+  /** The widest line of a value. */
   private static int displayWidth(String s) {
-    return s.codePointCount(0, s.length());
+    int w = 0;
+    int start = 0;
+    while (true) {
+      int nl = s.indexOf('\n', start);
+      int end = nl < 0 ? s.length() : nl;
+      w = Math.max(w, s.codePointCount(start, end));
+      if (nl < 0) {
+        return w;
+      }
+      start = nl + 1;
+    }
   }
 
-  /** Control characters (a newline in a string) as escapes, so each row stays one line. */
-  private static String visible(String s) {
+  /**
+   * Control characters as escapes, so that they do not break the layout; line breaks stay when
+   * {@code keepLines} (a table cell spans lines), else they are escaped too.
+   */
+  private static String visible(String s, boolean keepLines) {
     StringBuilder b = null;
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       String esc = switch (c) {
-        case '\n' -> "\\n";
+        case '\n' -> keepLines ? null : "\\n";
         case '\r' -> "\\r";
         case '\t' -> "\\t";
         default -> c < 0x20 ? String.format(Locale.ROOT, "\\x%02x", (int) c) : null;
@@ -225,7 +251,7 @@ public final class ResultWriter {
       for (int i = 0; i < names.length; i++) {
         String s = text(rs, i + 1);
         b.append(names[i]).append(':').append(" ".repeat(w - displayWidth(names[i]) + 1))
-            .append(s == null ? tableNull : visible(s)).append('\n');
+            .append(s == null ? tableNull : visible(s, false)).append('\n');
       }
       out.write(b.toString());
     }
