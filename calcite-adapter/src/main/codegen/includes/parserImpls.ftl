@@ -684,7 +684,8 @@ SqlNode TvShowStatement() :
 {
     <SHOW> { s = span(); }
     (
-        <TABLES> [ ( <FROM> | <IN> ) db = SimpleIdentifier() ]
+        <TABLES> [ ( <FROM> | <IN> )
+            ( db = SimpleIdentifier() | <DEFAULT_> { db = new SqlIdentifier("default", getPos()); } ) ]
         [ [ <NOT> { not = true; } ] <LIKE> like = StringLiteral() ]
         { return dev.travertine.calcite.ddl.ShowStatements.tables(s.end(this), db, like, not); }
     |
