@@ -675,8 +675,10 @@ public final class Database implements AutoCloseable {
       ctx.background().shutdown();
     }
     for (MergeTreeTable t : tables.values()) {
+      t.cancelBackgroundWork(); // running merges and mutations stop at their next block
+    }
+    for (MergeTreeTable t : tables.values()) {
       t.flushQuietly();
-      t.stopMerges(true);
     }
     if (ownsExecutors) {
       try {

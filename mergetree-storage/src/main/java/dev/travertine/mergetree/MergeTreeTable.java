@@ -164,6 +164,8 @@ public final class MergeTreeTable implements AutoCloseable {
   private long walSeq;
   long walFlushedUpTo;
   volatile boolean mergesStopped;
+  /** Set when the database closes: running merges and mutations give up at their next block. */
+  volatile boolean backgroundCancelled;
   volatile boolean closed;
   private final List<RunningMerge> running = new CopyOnWriteArrayList<>();
   private final DetachedParts detached;
@@ -564,6 +566,17 @@ public final class MergeTreeTable implements AutoCloseable {
   /** Like the above, writing the string columns {@code directStrings} (file names) without a dictionary. */
   public PartRef writePart(TableDefinition def, String name, String partitionId, long minBlock, long maxBlock,
       int level, long dataVersion, long expectedRows, Set<String> directStrings, RowSource rows) throws IOException {
+    return writePart(def, name, partitionId, minBlock, maxBlock, level, dataVersion, expectedRows, directStrings,
+        rows, false);
+  }
+
+  /**
+   * Like the above; a background write ({@code background}: a merge or a mutation) gives up at its
+   * next block once the database closes, leaving no file.
+   */
+  PartRef writePart(TableDefinition def, String name, String partitionId, long minBlock, long maxBlock,
+      int level, long dataVersion, long expectedRows, Set<String> directStrings, RowSource rows,
+      boolean background) throws IOException {
     Set<String> direct = new HashSet<>();
     for (var c : def.schema().columns()) { // a column dropped or retyped since its source part was written is not
       if (c.type().kind().isString() && directStrings.contains(c.storage())) {
@@ -577,6 +590,9 @@ public final class MergeTreeTable implements AutoCloseable {
     try (PartWriter writer = new PartWriter(io, tmpInfo.path(), def.schema(), ts.indexGranularity(),
         OrcSupport.compression(ts.get(Settings.COMPRESSION)), OrcSupport.compressionBufferSize(expectedRows),
         direct)) {
+      if (background) {
+        writer.cancelWhen(() -> backgroundCancelled);
+      }
       rows.writeTo(writer);
       w = writer.finish();
     }
@@ -788,6 +804,16 @@ public final class MergeTreeTable implements AutoCloseable {
     return mergesStopped;
   }
 
+  /**
+   * For closing: stops merges and mutations and makes the running ones give up at their next
+   * block (their unfinished parts are never published). Their sources stay active, so the next
+   * open of the table schedules the same work again.
+   */
+  public void cancelBackgroundWork() {
+    mergesStopped = true;
+    backgroundCancelled = true;
+  }
+
   /** Starts background merges the selector finds worthwhile (no-op when background is off). */
   public void scheduleMerges() {
     if (!ctx.backgroundEnabled() || mergesStopped || closed || readOnly) {
@@ -806,8 +832,10 @@ public final class MergeTreeTable implements AutoCloseable {
         try {
           mergeParts(chosen);
         } catch (Exception e) {
-          if (!closed) {
+          if (!closed && !backgroundCancelled) {
             LOG.warn("Background merge of {} in table {} failed: {}", names(chosen), definition.name(), e.toString());
+          } else {
+            LOG.debug("Background merge of {} in table {} stopped: {}", names(chosen), definition.name(), e.toString());
           }
         } finally {
           chosen.forEach(p -> p.setMerging(false));
@@ -871,8 +899,14 @@ public final class MergeTreeTable implements AutoCloseable {
     try {
       Set<String> direct = new HashSet<>();
       sources.forEach(p -> direct.addAll(p.directStrings()));
+      Runnable seam = duringMerge;
       PartRef merged = writePart(def, name, pid, minBlock, maxBlock, level, dataVersion, totalRows, direct,
-          w -> PartMerger.merge(def, sources, pending::get, w));
+          w -> {
+            if (seam != null) {
+              seam.run();
+            }
+            PartMerger.merge(def, sources, pending::get, w);
+          }, true);
       try {
         commit("merge", List.of(merged), sources, false);
       } catch (IOException | RuntimeException e) {
@@ -898,6 +932,9 @@ public final class MergeTreeTable implements AutoCloseable {
   private static List<String> names(List<PartRef> ps) {
     return ps.stream().map(PartRef::name).toList();
   }
+
+  /** Tests only: runs in each merge after its part file is opened, before it writes rows. */
+  volatile Runnable duringMerge;
 
   /** Tests only: runs in OPTIMIZE between its wait for merges and its choice of parts. */
   volatile Runnable beforeOptimizeChoice;

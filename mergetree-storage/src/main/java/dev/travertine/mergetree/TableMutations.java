@@ -214,7 +214,7 @@ final class TableMutations {
             // one part at a time, so merges and reads interleave
           }
         } catch (Exception e) {
-          if (!t.closed) {
+          if (!t.closed && !t.backgroundCancelled) {
             LOG.warn("Mutation of table {} failed: {}", t.definition().name(), e.toString());
           }
         } finally {
@@ -258,6 +258,8 @@ final class TableMutations {
       rewrite(part, t.compiled(todo), latest);
       todo.forEach(MutationEntry::succeeded);
       return true;
+    } catch (java.util.concurrent.CancellationException e) {
+      throw e; // the database is closing: not a failure of the mutation, which resumes at the next open
     } catch (IOException | RuntimeException e) {
       todo.forEach(m -> m.failed(part.name(), e.getMessage(), t.ctx.clock().millis()));
       throw e;
@@ -283,7 +285,8 @@ final class TableMutations {
     String name = PartInfo.partName(info.partitionId(), info.minBlock(), info.maxBlock(), info.level(), version);
     long[] kept = new long[1];
     PartRef written = t.writePart(def, name, info.partitionId(), info.minBlock(), info.maxBlock(), info.level(),
-        version, info.rows(), part.directStrings(), w -> kept[0] = PartRewriter.rewriteRows(def, part, mutations, w));
+        version, info.rows(), part.directStrings(), w -> kept[0] = PartRewriter.rewriteRows(def, part, mutations, w),
+        true);
     List<PartRef> add = kept[0] == 0 ? List.of() : List.of(written);
     try {
       t.commit("mutation", add, List.of(part), false);

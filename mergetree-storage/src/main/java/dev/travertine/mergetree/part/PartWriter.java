@@ -237,9 +237,23 @@ public final class PartWriter implements AutoCloseable {
     }
   }
 
+  private java.util.function.BooleanSupplier cancelled = () -> false;
+
+  /**
+   * Makes the writer give up at its next block once {@code cancelled} says so: it throws
+   * {@link java.util.concurrent.CancellationException}, and closing it then leaves no file
+   * (background merges and mutations, when the database closes).
+   */
+  public void cancelWhen(java.util.function.BooleanSupplier cancelled) {
+    this.cancelled = cancelled;
+  }
+
   private void flushBatch() throws IOException {
     if (batch.size == 0) {
       return;
+    }
+    if (cancelled.getAsBoolean()) {
+      throw new java.util.concurrent.CancellationException("cancelled: the database is closing");
     }
     index.add(batch);
     writer.addRowBatch(batch);
