@@ -28,6 +28,12 @@ public class RemoteDriver extends org.apache.calcite.avatica.remote.Driver {
     return "org.apache.calcite.avatica.TravertineRemoteFactory";
   }
 
+  /** The driver's own name and version (Avatica's reads a properties file a merged jar may lack). */
+  @Override protected org.apache.calcite.avatica.DriverVersion createDriverVersion() {
+    return new org.apache.calcite.avatica.DriverVersion("Travertine Remote JDBC Driver", Version.get(),
+        "Travertine", Version.get(), true, Version.part(0), Version.part(1), Version.part(0), Version.part(1));
+  }
+
   /** Whether a URL reaches a server (this driver's or Avatica's remote one). */
   public static boolean isRemote(String url) {
     return url.startsWith(PREFIX) || url.startsWith(AVATICA_PREFIX);

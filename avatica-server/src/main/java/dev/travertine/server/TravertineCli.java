@@ -95,6 +95,11 @@ public final class TravertineCli {
       "                 With --header, columns are matched by name. Empty fields in NOT NULL",
       "                 columns take the column's default (SET input_format_null_as_default = 0",
       "                 refuses them).",
+      "  driver-jar [FILE]",
+      "                 Write one self-contained JDBC driver jar (default",
+      "                 ./travertine-jdbc-<version>.jar) for GUI tools such as DBeaver or DataGrip:",
+      "                 " + DRIVER + " (" + URL_PREFIX + "/path/to/data) and",
+      "                 dev.travertine.jdbc.RemoteDriver (jdbc:travertine:remote:url=http://host:8765).",
       "  classpath      Print the runtime classpath, for other JVM tools",
       "                 (driver " + DRIVER + ", URL " + URL_PREFIX + "/path/to/data).",
       "  help           Print this text (also --help, -h).",
@@ -158,6 +163,8 @@ public final class TravertineCli {
         }
         out.println(System.getProperty("java.class.path"));
         return EXIT_OK;
+      case "driver-jar":
+        return driverJar(rest, out, err);
       case "sql":
         return sql(rest, in, out, err, stdinIsTerminal, stdoutIsTerminal);
       case "server":
@@ -168,6 +175,28 @@ public final class TravertineCli {
         return ToolCommands.load(rest, out, err, stdoutIsTerminal);
       default:
         return usageError(err, "unknown command '" + command + "'");
+    }
+  }
+
+  /** {@code driver-jar [FILE]}: one jar with both JDBC drivers, for GUI tools. */
+  private static int driverJar(List<String> args, PrintStream out, PrintStream err) {
+    if (args.size() > 1 || (!args.isEmpty() && args.get(0).startsWith("-"))) {
+      return usageError(err, "driver-jar takes one optional argument, the jar to write");
+    }
+    Path target = Path.of(args.isEmpty() ? "travertine-jdbc-" + version() + ".jar" : args.get(0))
+        .toAbsolutePath();
+    try {
+      var w = dev.travertine.server.tools.DriverJar.write(
+          dev.travertine.server.tools.DriverJar.elements(System.getProperty("java.class.path")), target, version());
+      out.printf(Locale.ROOT, "wrote %s (%d MiB, %d entries from %d classpath elements)%n", target,
+          w.bytes() >> 20, w.entries(), w.sources());
+      out.println("drivers: " + DRIVER + " (" + URL_PREFIX + "/path/to/data) and "
+          + dev.travertine.jdbc.RemoteDriver.class.getName() + " (" + dev.travertine.jdbc.RemoteDriver.PREFIX
+          + "url=http://host:8765)");
+      return EXIT_OK;
+    } catch (IOException e) {
+      err.println("travertine: driver-jar: cannot write " + target + ": " + e.getMessage());
+      return EXIT_FAILURE;
     }
   }
 

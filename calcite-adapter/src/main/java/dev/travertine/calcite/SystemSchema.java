@@ -84,7 +84,8 @@ public final class SystemSchema extends AbstractSchema {
         c("is_readonly", SqlTypeName.BOOLEAN)), this::tableRows));
     m.put("columns", new SystemTable(List.of(c("database", vc), c("table", vc), c("name", vc), c("position", bi),
         c("type", vc), c("is_nullable", SqlTypeName.BOOLEAN), c("default_expression", vc),
-        c("is_in_sorting_key", SqlTypeName.BOOLEAN), c("is_in_partition_key", SqlTypeName.BOOLEAN)),
+        c("is_in_sorting_key", SqlTypeName.BOOLEAN), c("is_in_partition_key", SqlTypeName.BOOLEAN),
+        c("is_in_primary_key", SqlTypeName.BOOLEAN), c("primary_key_position", bi)),
         this::columnRows));
     m.put("parts", new SystemTable(List.of(c("database", vc), c("table", vc), c("partition", vc), c("name", vc),
         c("active", SqlTypeName.BOOLEAN), c("rows", bi), c("bytes_on_disk", bi), c("level", bi),
@@ -150,9 +151,13 @@ public final class SystemSchema extends AbstractSchema {
       TableDefinition d = t.definition();
       long pos = 1;
       for (Column col : d.schema().columns()) {
+        // ClickHouse's rule: the primary key is the PRIMARY KEY clause, else the sorting key.
+        List<String> primary = d.primaryKey().isEmpty() ? d.orderBy() : d.primaryKey();
+        int inPrimary = primary.indexOf(col.name());
         out.add(new Object[] {TravertineSchema.NAME, d.name(), col.name(), pos++, col.type().toString(),
             col.nullable(), col.defaultSql(), d.orderBy().contains(col.name()),
-            d.partitionBy() != null && d.partitionBy().column().equals(col.name())});
+            d.partitionBy() != null && d.partitionBy().column().equals(col.name()), inPrimary >= 0,
+            inPrimary < 0 ? null : (long) inPrimary + 1});
       }
     }
     return out;

@@ -134,6 +134,8 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
               p.getProperty("user") == null || p.getProperty("user").isEmpty() ? "default" : p.getProperty("user"));
           CalciteConnection cc = (CalciteConnection) connection;
           SchemaPlus root = cc.getRootSchema();
+          // Calcite's own "metadata" schema (its JDBC metadata as tables) is not ours to show.
+          org.apache.calcite.jdbc.CalciteSchema.from(root).removeSubSchema("metadata");
           session.setReadOnly(Boolean.parseBoolean(p.getProperty(READ_ONLY, "false")));
           TravertineSchema.addTypeAliases(root);
           TravertineSchema main = new TravertineSchema(session);

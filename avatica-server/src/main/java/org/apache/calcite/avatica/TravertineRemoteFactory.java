@@ -15,6 +15,29 @@ public class TravertineRemoteFactory extends AvaticaJdbc41Factory {
     super();
   }
 
+  /**
+   * Avatica's protocol has no request for primary keys (its remote metadata answers none); ours
+   * come from the server's system.columns, by a query: the sort key, as embedded.
+   */
+  @Override public AvaticaDatabaseMetaData newDatabaseMetaData(AvaticaConnection connection) {
+    return new AvaticaDatabaseMetaData(connection) {
+      @Override public java.sql.ResultSet getPrimaryKeys(String catalog, String schema, String table)
+          throws SQLException {
+        java.sql.PreparedStatement p = connection.prepareStatement("SELECT CAST(NULL AS VARCHAR) AS TABLE_CAT,"
+            + " \"database\" AS TABLE_SCHEM, \"table\" AS TABLE_NAME, \"name\" AS COLUMN_NAME,"
+            + " CAST(primary_key_position AS SMALLINT) AS KEY_SEQ, 'PRIMARY' AS PK_NAME FROM system.columns"
+            + " WHERE primary_key_position IS NOT NULL AND (CAST(? AS VARCHAR) IS NULL OR \"database\" = ?)"
+            + " AND (CAST(? AS VARCHAR) IS NULL OR \"table\" = ?) ORDER BY TABLE_SCHEM, TABLE_NAME, KEY_SEQ");
+        p.setString(1, schema);
+        p.setString(2, schema);
+        p.setString(3, table);
+        p.setString(4, table);
+        p.closeOnCompletion();
+        return p.executeQuery();
+      }
+    };
+  }
+
   @Override public AvaticaResultSet newResultSet(AvaticaStatement statement, QueryState state,
       Meta.Signature signature, TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
     return new AvaticaResultSet(statement, state, signature, newResultSetMetaData(statement, signature), timeZone,
