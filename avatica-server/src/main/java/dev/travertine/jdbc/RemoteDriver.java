@@ -34,6 +34,25 @@ public class RemoteDriver extends org.apache.calcite.avatica.remote.Driver {
         "Travertine", Version.get(), true, Version.part(0), Version.part(1), Version.part(0), Version.part(1));
   }
 
+  /**
+   * Connects; a server that refuses the credentials (HTTP 401) is one SQLException that says so
+   * (SQLSTATE 28000, ClickHouse's code 516), not Avatica's runtime exception naming the status.
+   */
+  @Override public java.sql.Connection connect(String url, java.util.Properties info) throws java.sql.SQLException {
+    try {
+      return super.connect(url, info);
+    } catch (RuntimeException e) {
+      for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+        String m = String.valueOf(t.getMessage());
+        if (m.contains("HTTP/401") || m.contains("401 Unauthorized") || m.matches("(?s).*\\b401\\b.*Unauthorized.*")) {
+          throw new java.sql.SQLException("Authentication failed: wrong user or password (the server answered"
+              + " HTTP 401)", "28000", 516, e);
+        }
+      }
+      throw e;
+    }
+  }
+
   /** Whether a URL reaches a server (this driver's or Avatica's remote one). */
   public static boolean isRemote(String url) {
     return url.startsWith(PREFIX) || url.startsWith(AVATICA_PREFIX);

@@ -25,6 +25,7 @@ import java.util.TreeMap;
  * log.file =                # default: &lt;data&gt;/travertine-server.log
  * auth.user.alice = secret  # users for HTTP Basic authentication; MD5:… or CRYPT:… hashes work too
  * auth.readonly = bob       # users that may only read (comma-separated)
+ * auth.probes = false       # whether /health and /ping need credentials too (probes send none)
  * tls.keystore =            # a JKS/PKCS12 keystore enables HTTPS
  * tls.keystore.password =
  * settings.max_threads = 2  # session setting defaults for every connection
@@ -46,7 +47,7 @@ import java.util.TreeMap;
  */
 public record ServerConfig(String host, int port, Path dataDir, String serialization, Path logFile,
     Map<String, String> users, java.util.Set<String> readOnlyUsers, Path keystore, String keystorePassword,
-    Map<String, String> sessionDefaults, Map<String, String> storage) {
+    Map<String, String> sessionDefaults, Map<String, String> storage, boolean probesAuthenticate) {
 
   /** Every plain key with its default. */
   public static final Map<String, String> DEFAULTS;
@@ -59,6 +60,7 @@ public record ServerConfig(String host, int port, Path dataDir, String serializa
     d.put("serialization", "protobuf");
     d.put("log.file", "");
     d.put("auth.readonly", "");
+    d.put("auth.probes", "false");
     d.put("tls.keystore", "");
     d.put("tls.keystore.password", "");
     DEFAULTS = Map.copyOf(d);
@@ -147,7 +149,11 @@ public record ServerConfig(String host, int port, Path dataDir, String serializa
         readOnly.add(u.strip());
       }
     }
+    String probes = v.get("auth.probes").strip().toLowerCase(Locale.ROOT);
+    if (!probes.equals("true") && !probes.equals("false")) {
+      throw new IllegalArgumentException("Invalid auth.probes: '" + v.get("auth.probes") + "' (expected true or false)");
+    }
     return new ServerConfig(v.get("host"), port, data, ser, log, Map.copyOf(users), Set.copyOf(readOnly), ks,
-        v.get("tls.keystore.password"), Map.copyOf(settings), Map.copyOf(storage));
+        v.get("tls.keystore.password"), Map.copyOf(settings), Map.copyOf(storage), Boolean.parseBoolean(probes));
   }
 }

@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One Travertine node: an embedded engine on the data directory, shared by every client
  * connection, behind Avatica's HTTP endpoint (protobuf or JSON), with optional HTTP Basic
- * authentication and TLS, and a {@code /health} endpoint.
+ * authentication and TLS, and {@code /health} and {@code /ping} endpoints (open to probes without
+ * credentials unless {@code auth.probes = true}).
  */
 public final class TravertineServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TravertineServer.class);
@@ -75,10 +76,12 @@ public final class TravertineServer implements AutoCloseable {
       // Both serializations on one port: each request goes to the handler of the one it speaks.
       AvaticaHandler json = new AvaticaJsonHandler(service);
       AvaticaHandler protobuf = new AvaticaProtobufHandler(service);
+      java.util.concurrent.atomic.AtomicReference<Server> jetty = new java.util.concurrent.atomic.AtomicReference<>();
       HttpServer.Builder<Server> b = HttpServer.Builder.<Server>newBuilder()
           .withHandler(new Endpoints(json, protobuf, config.serialization().equals("json"), anchor, meta))
           .withPort(config.port())
           .withServerCustomizers(List.of((ServerCustomizer<Server>) server -> {
+            jetty.set(server);
             for (var c : server.getConnectors()) {
               if (c instanceof ServerConnector sc) {
                 sc.setHost(config.host());
@@ -95,6 +98,9 @@ public final class TravertineServer implements AutoCloseable {
       }
       HttpServer http = b.build();
       http.start();
+      if (realm != null && !config.probesAuthenticate()) {
+        openProbes(jetty.get());
+      }
       TravertineServer s = new TravertineServer(config, http, anchor, realm);
       LOG.info("Travertine server on {}:{} serving {} ({} serialization{})", config.host(), http.getPort(),
           config.dataDir(), config.serialization(), realm == null ? ", no authentication" : ", basic auth");
@@ -105,6 +111,27 @@ public final class TravertineServer implements AutoCloseable {
         Files.deleteIfExists(realm);
       }
       throw e;
+    }
+  }
+
+  /**
+   * /health and /ping answer without credentials (load balancers and probes send none): their
+   * paths get a constraint that needs no authentication, which Jetty prefers over the "/*" one.
+   */
+  private static void openProbes(Server server) {
+    org.eclipse.jetty.security.ConstraintSecurityHandler security =
+        server == null ? null : server.getChildHandlerByClass(org.eclipse.jetty.security.ConstraintSecurityHandler.class);
+    if (security == null) {
+      throw new IllegalStateException("internal: no security handler to open /health and /ping in");
+    }
+    org.eclipse.jetty.util.security.Constraint open = new org.eclipse.jetty.util.security.Constraint();
+    open.setName("probes");
+    open.setAuthenticate(false);
+    for (String path : List.of("/health", "/ping")) {
+      org.eclipse.jetty.security.ConstraintMapping m = new org.eclipse.jetty.security.ConstraintMapping();
+      m.setPathSpec(path);
+      m.setConstraint(open);
+      security.addConstraintMapping(m);
     }
   }
 
@@ -241,10 +268,10 @@ public final class TravertineServer implements AutoCloseable {
         baseRequest.setHandled(true);
         return;
       }
-      if ("/health".equals(target)) {
+      if ("/health".equals(target) || "/ping".equals(target)) {
         response.setStatus(200);
         response.setContentType("text/plain;charset=utf-8");
-        response.getWriter().write("ok\n");
+        response.getWriter().write("/ping".equals(target) ? "Ok.\n" : "ok\n"); // /ping answers as ClickHouse's
         baseRequest.setHandled(true);
         return;
       }

@@ -282,14 +282,17 @@ class TravertineServerTest {
     try (TravertineServer server = TravertineServer.start(config(Map.of("auth.user.alice", "s3cret",
         "auth.user.bob", "pw", "auth.readonly", "bob", "auth.user.carol", "MD5:" + md5)))) {
       String url = server.jdbcUrl();
-      // Avatica's client reports the HTTP status as an unchecked exception.
+      // Refused credentials are one SQLException in the user's words (Avatica's own client throws an
+      // unchecked exception naming the HTTP status).
       for (String creds : new String[] {"", ";avatica_user=alice;avatica_password=wrong"}) {
-        Exception e = assertThrows(Exception.class, () -> {
+        SQLException e = assertThrows(SQLException.class, () -> {
           try (Connection c = DriverManager.getConnection(url + creds)) {
             scalar(c, "SELECT 1");
           }
         });
-        assertTrue(String.valueOf(e.getMessage()).contains("401"), String.valueOf(e.getMessage()));
+        assertTrue(e.getMessage().startsWith("Authentication failed: wrong user or password"), e.getMessage());
+        assertEquals("28000", e.getSQLState());
+        assertEquals(516, e.getErrorCode());
       }
       try (Connection c = DriverManager.getConnection(url + ";avatica_user=alice;avatica_password=s3cret")) {
         assertEquals("1", scalar(c, "SELECT 1"));
@@ -314,10 +317,25 @@ class TravertineServerTest {
         }
         assertEquals("0", scalar(c, "SELECT count(*) FROM ro"));
       }
+      // Probes send no credentials: /health and /ping answer them; everything else needs them.
+      for (String[] probe : new String[][] {{"/health", "ok\n"}, {"/ping", "Ok.\n"}}) {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + probe[0])).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), probe[0]);
+        assertEquals(probe[1], r.body());
+      }
+      HttpResponse<String> metrics = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/metrics")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertEquals(401, metrics.statusCode(), "the rest is behind authentication");
+    }
+    try (TravertineServer server = TravertineServer.start(config(Map.of("auth.user.alice", "s3cret",
+        "auth.probes", "true")))) {
       HttpResponse<String> r = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health")).build(),
           HttpResponse.BodyHandlers.ofString());
-      assertEquals(401, r.statusCode(), "everything is behind authentication");
+      assertEquals(401, r.statusCode(), "auth.probes = true puts the probes behind authentication too");
     }
   }
 

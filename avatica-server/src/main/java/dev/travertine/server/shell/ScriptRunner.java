@@ -180,13 +180,18 @@ public final class ScriptRunner {
     } catch (SQLException | RuntimeException e) {
       // Avatica's remote driver throws a RuntimeException when the server cannot be reached.
       Throwable root = e;
-      while (root.getCause() != null && root.getCause() != root) {
+      while (!(root instanceof SQLException) && root.getCause() != null && root.getCause() != root) {
         root = root.getCause();
       }
-      err.println("Error: cannot connect to " + options.url() + ": " + ErrorText.message(root, options.verbose()));
+      err.println("Error: cannot connect to " + redacted(options.url()) + ": " + ErrorText.message(root, options.verbose()));
       return 1;
     }
     return status;
+  }
+
+  /** A URL without its password. */
+  static String redacted(String url) {
+    return url.replaceAll("(?i)(avatica_password|password)=[^;]*", "$1=***");
   }
 
   /** Runs one statement; false when it failed (the error is printed). */
