@@ -29,6 +29,7 @@ import java.util.TreeMap;
  * tls.keystore =            # a JKS/PKCS12 keystore enables HTTPS
  * tls.keystore.password =
  * settings.max_threads = 2  # session setting defaults for every connection
+ * user_files_path =         # the only directory file() reads and INTO OUTFILE writes (default &lt;data&gt;/user_files)
  * storage.default =         # where new tables live: s3://bucket/prefix or hdfs://host:port/path
  * storage.fsync = true      # false: nothing local is forced to disk (scratch databases, test suites)
  * storage.cache_max_bytes = # in-memory cache of remote reads (default 512 MiB; SET enable_filesystem_cache = 1)
@@ -63,6 +64,7 @@ public record ServerConfig(String host, int port, Path dataDir, String serializa
     d.put("auth.probes", "false");
     d.put("tls.keystore", "");
     d.put("tls.keystore.password", "");
+    d.put("user_files_path", "");
     DEFAULTS = Map.copyOf(d);
   }
 
@@ -138,6 +140,9 @@ public record ServerConfig(String host, int port, Path dataDir, String serializa
       throw new IllegalArgumentException("Invalid serialization: " + ser + " (expected protobuf or json)");
     }
     Path data = Path.of(v.get("data")).toAbsolutePath().normalize();
+    // A server's clients are confined to one directory (an embedded process is not).
+    storage.put(dev.travertine.mergetree.Database.USER_FILES_PATH, v.get("user_files_path").isBlank()
+        ? data.resolve("user_files").toString() : Path.of(v.get("user_files_path")).toAbsolutePath().normalize().toString());
     Path log = v.get("log.file").isEmpty() ? data.resolve("travertine-server.log") : Path.of(v.get("log.file"));
     Path ks = v.get("tls.keystore").isEmpty() ? null : Path.of(v.get("tls.keystore"));
     java.util.Set<String> readOnly = new java.util.TreeSet<>();

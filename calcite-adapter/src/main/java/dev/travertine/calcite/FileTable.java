@@ -218,15 +218,26 @@ public final class FileTable extends AbstractTable implements ScannableTable, Tr
         return pattern;
       }
       default -> {
-        Path base = session.database().directory().resolve("user_files").normalize();
         String p = pattern.startsWith("file:") ? java.net.URI.create(pattern).getPath() : pattern;
-        Path full = base.resolve(p).normalize();
-        if (!full.startsWith(base)) {
-          throw new IllegalArgumentException("file() reads only under " + base + ": " + pattern);
-        }
-        return full.toString();
+        return userFile(session, p, "file() reads").toString();
       }
     }
+  }
+
+  /**
+   * A local path as file() and INTO OUTFILE take it: relative to the user files directory; outside
+   * it only when the database is not confined to it (embedded, without {@code user_files_path}).
+   *
+   * @param what the statement's words for the refusal ("file() reads")
+   */
+  static Path userFile(TravertineSession session, String path, String what) {
+    var db = session.database();
+    Path base = db.userFiles();
+    Path full = base.resolve(path).toAbsolutePath().normalize();
+    if (db.userFilesConfined() && !full.startsWith(base)) {
+      throw new SecurityException(what + " only under " + base + " (user_files_path): " + path);
+    }
+    return full;
   }
 
   /** The columns as the scan returns them: nullable, so that files whose columns differ only in that agree. */

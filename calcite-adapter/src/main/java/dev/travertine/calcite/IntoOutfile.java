@@ -99,11 +99,13 @@ final class IntoOutfile {
       throw new IllegalArgumentException("INTO OUTFILE: unknown format '" + spec.format()
           + "' (Parquet, CSV, CSVWithNames, TabSeparated, TSVWithNames, JSONEachRow)");
     }
-    Path base = session.database().directory().resolve("user_files").toAbsolutePath().normalize();
-    Path target = base.resolve(spec.file()).normalize();
-    if (!target.startsWith(base) || target.equals(base)) {
-      throw new SecurityException("INTO OUTFILE writes only under " + base + ": " + spec.file());
+    Path target = FileTable.userFile(session, spec.file(), "INTO OUTFILE writes");
+    Path userFiles = session.database().userFiles();
+    if (target.equals(userFiles) || target.getParent() == null) {
+      throw new SecurityException("INTO OUTFILE needs a file name, not a directory: " + spec.file());
     }
+    // Files under user_files are written (and named in messages) relative to it; others by their directory.
+    Path base = target.startsWith(userFiles) ? userFiles : target.getParent();
     List<Column> cols = new ArrayList<>();
     for (RelDataTypeField f : query.rowType.getFieldList()) {
       cols.add(new Column(f.getName(), TypeMapping.fromRelType(f.getType()), f.getType().isNullable()));

@@ -108,6 +108,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
         java.util.Map<String, String> storage = new java.util.HashMap<>();
         for (String k : p.stringPropertyNames()) {
           if (k.startsWith("s3.") || k.startsWith("hadoop.") || k.startsWith("storage.")
+              || k.equals(Database.USER_FILES_PATH)
               || dev.travertine.calcite.NodeExchange.isKey(k)
               || k.equals(dev.travertine.mergetree.scan.DecodedColumnCache.SIZE_KEY)
               || dev.travertine.mergetree.query.QueryRegistry.isConcurrencyKey(k)) {

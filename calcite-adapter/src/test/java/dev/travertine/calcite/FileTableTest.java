@@ -59,8 +59,23 @@ class FileTableTest {
       SQLException e = assertThrows(SQLException.class,
           () -> one(c, "SELECT count(*) FROM TABLE(file('logs/nothing-*.orc'))"));
       assertTrue(e.getMessage().contains("No files match logs/nothing-*.orc"), e.getMessage());
-      e = assertThrows(SQLException.class, () -> one(c, "SELECT count(*) FROM TABLE(file('../../etc/*.orc'))"));
-      assertTrue(e.getMessage().contains("file() reads only under"), e.getMessage());
+      // Embedded, without user_files_path, any path the process can read.
+      Path outside = dir.resolve("elsewhere");
+      try (FileIO io = FileIOs.open(outside.toString(), Map.of())) {
+        PlainOrcFiles.write(io, "x.orc", 0, 10);
+      }
+      assertEquals("10", one(c, "SELECT count(*) FROM TABLE(file('" + outside.resolve("x.orc") + "'))"));
+      assertEquals("10", one(c, "SELECT count(*) FROM TABLE(file('../elsewhere/x.orc'))"));
+    }
+    // With user_files_path (a server always sets it), only under it.
+    try (Connection c = DriverManager.getConnection("jdbc:travertine:" + dir.resolve("confined")
+        + ";user_files_path=" + dir.resolve("user_files"))) {
+      assertEquals("3000", one(c, "SELECT count(*) FROM TABLE(file('logs/part-*.orc'))"));
+      SQLException e = assertThrows(SQLException.class,
+          () -> one(c, "SELECT count(*) FROM TABLE(file('../elsewhere/x.orc'))"));
+      assertTrue(e.getMessage().contains("file() reads only under " + dir.resolve("user_files")), e.getMessage());
+      e = assertThrows(SQLException.class, () -> one(c, "SELECT count(*) FROM TABLE(file('/etc/*.orc'))"));
+      assertTrue(e.getMessage().contains("(user_files_path)"), e.getMessage());
     }
   }
 

@@ -90,8 +90,24 @@ class IntoOutfileTest {
     }
   }
 
-  @Test void refusalsLeaveNothingBehind() throws Exception {
+  /** Embedded, without user_files_path, a path outside the data directory's user_files is the user's to choose. */
+  @Test void embeddedWritesWhereItIsTold() throws Exception {
+    Path elsewhere = dir.getParent().resolve(dir.getFileName() + "-out").resolve("abs.csv");
     try (Connection c = connect()) {
+      exec(c, "CREATE TABLE t (id INTEGER NOT NULL) ORDER BY id");
+      exec(c, "INSERT INTO t VALUES (1), (0)");
+      assertEquals(2, update(c, "SELECT * FROM t ORDER BY id INTO OUTFILE '" + elsewhere + "'"));
+      assertEquals("0\n1\n", Files.readString(elsewhere));
+    } finally {
+      Files.deleteIfExists(elsewhere);
+      Files.deleteIfExists(elsewhere.getParent());
+    }
+  }
+
+  /** With user_files_path (a server always has it), INTO OUTFILE writes only there. */
+  @Test void refusalsLeaveNothingBehind() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:travertine:" + dir + ";user_files_path="
+        + dir.resolve("user_files"))) {
       exec(c, "CREATE TABLE t (id INTEGER NOT NULL) ORDER BY id");
       exec(c, "INSERT INTO t VALUES (1), (0)");
       SQLException e = assertThrows(SQLException.class, () -> update(c, "SELECT * FROM t INTO OUTFILE '../escape.csv'"));

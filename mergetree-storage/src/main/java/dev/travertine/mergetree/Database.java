@@ -315,6 +315,25 @@ public final class Database implements AutoCloseable {
     return storage;
   }
 
+  /**
+   * The property that confines file() and INTO OUTFILE to a directory (ClickHouse's
+   * {@code user_files_path}). A server always sets it (default {@code <data>/user_files}); an
+   * embedded database without it reads and writes any path the process may (as DuckDB), relative
+   * paths still under {@code <data>/user_files}.
+   */
+  public static final String USER_FILES_PATH = "user_files_path";
+
+  /** Where relative file() and INTO OUTFILE paths are, and (when {@link #userFilesConfined}) the only place. */
+  public Path userFiles() {
+    String p = storage.getOrDefault(USER_FILES_PATH, "");
+    return (p.isBlank() ? dir.resolve("user_files") : Path.of(p)).toAbsolutePath().normalize();
+  }
+
+  /** Whether file() and INTO OUTFILE are confined to {@link #userFiles}. */
+  public boolean userFilesConfined() {
+    return !storage.getOrDefault(USER_FILES_PATH, "").isBlank();
+  }
+
   public Path directory() {
     return dir;
   }
