@@ -137,7 +137,8 @@ final class HttpLoad {
       bad = Long.parseLong(m.group(2));
     }
     progress.done(rows);
-    out.printf(Locale.ROOT, "loaded %d rows into %s%s%n", rows, o.table(), bad > 0 ? " (" + bad + " bad rows skipped)" : "");
+    out.printf(Locale.ROOT, "loaded %s into %s%s%n", Loader.rows(rows), o.table(),
+        bad > 0 ? " (" + Loader.rows(bad).replace("row", "bad row") + " skipped)" : "");
     return 0;
   }
 

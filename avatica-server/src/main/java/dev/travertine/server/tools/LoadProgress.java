@@ -46,7 +46,7 @@ final class LoadProgress {
     if (terminal) {
       err.print("\r");
     }
-    err.printf(Locale.ROOT, "%,d rows, %.1f MB in %.1f s (%,.0f rows/s)%n", rows, totalBytes / 1e6, secs,
+    err.printf(Locale.ROOT, "%s, %.1f MB in %.1f s (%,.0f rows/s)%n", Loader.rows(rows), totalBytes / 1e6, secs,
         rows / Math.max(secs, 1e-9));
   }
 }

@@ -134,8 +134,8 @@ public final class Loader {
         }
       }
       progress.done(loaded);
-      out.printf(Locale.ROOT, "loaded %d rows into %s%s%n", loaded, o.table(),
-          errors > 0 ? " (" + errors + " bad rows skipped)" : "");
+      out.printf(Locale.ROOT, "loaded %s into %s%s%n", rows(loaded), o.table(),
+          errors > 0 ? " (" + rows(errors).replace("row", "bad row") + " skipped)" : "");
       return 0;
     }
   }
@@ -172,23 +172,39 @@ public final class Loader {
             o.maxErrors(), sources, progress::update, "LOAD " + o.files().size() + " file(s) INTO " + o.table()
             + " FORMAT " + f.kind()));
       } catch (dev.travertine.formats.BulkLoad.BadInputException e) {
-        if (o.terminal()) {
-          err.print("\r");
-        }
-        for (var bad : e.badRows()) {
-          err.println(bad);
-        }
-        err.println("stopped: " + e.getMessage());
+        stopped(e, o.terminal(), err);
         return 1;
       }
       progress.done(r.rows());
       for (var bad : r.samples()) {
         err.println(bad);
       }
-      out.printf(Locale.ROOT, "loaded %d rows into %s%s%n", r.rows(), o.table(),
-          r.badRows() > 0 ? " (" + r.badRows() + " bad rows skipped)" : "");
+      out.printf(Locale.ROOT, "loaded %s into %s%s%n", rows(r.rows()), o.table(),
+          r.badRows() > 0 ? " (" + rows(r.badRows()).replace("row", "bad row") + " skipped)" : "");
       return 0;
     }
+  }
+
+  /** "1 row", "2 rows" (with thousands separators). */
+  static String rows(long n) {
+    return String.format(Locale.ROOT, "%,d %s", n, n == 1 ? "row" : "rows");
+  }
+
+  /**
+   * A load that stopped at bad input: each bad row once (the exception's message already names the
+   * one that stopped it), then what happened.
+   */
+  private static void stopped(dev.travertine.formats.BulkLoad.BadInputException e, boolean terminal, PrintStream err) {
+    if (terminal) {
+      err.print("\r");
+    }
+    String message = String.valueOf(e.getMessage());
+    for (var bad : e.badRows()) {
+      if (!message.contains(String.valueOf(bad))) {
+        err.println(bad);
+      }
+    }
+    err.println("stopped: " + message);
   }
 
   /** Embedded Parquet or ORC: the engine reads the files' row groups or stripes in parallel, one commit. */
@@ -214,21 +230,15 @@ public final class Loader {
             kind, inputs, progress::update, "LOAD " + o.files().size() + " file(s) INTO " + o.table() + " FORMAT "
             + kind, o.maxErrors()));
       } catch (dev.travertine.formats.BulkLoad.BadInputException e) {
-        if (o.terminal()) {
-          err.print("\r");
-        }
-        for (var bad : e.badRows()) {
-          err.println(bad);
-        }
-        err.println("stopped: " + e.getMessage());
+        stopped(e, o.terminal(), err);
         return 1;
       }
       progress.done(r.rows());
       for (var bad : r.samples()) {
         err.println(bad);
       }
-      out.printf(Locale.ROOT, "loaded %d rows into %s%s%n", r.rows(), o.table(),
-          r.badRows() > 0 ? " (" + r.badRows() + " bad rows skipped)" : "");
+      out.printf(Locale.ROOT, "loaded %s into %s%s%n", rows(r.rows()), o.table(),
+          r.badRows() > 0 ? " (" + rows(r.badRows()).replace("row", "bad row") + " skipped)" : "");
       return 0;
     }
   }

@@ -57,7 +57,17 @@ class LoaderTest {
     assertEquals(1, rc);
     text = bytes.toString(StandardCharsets.UTF_8);
     assertTrue(text.contains("stopped: " + csv + ":6: column k: cannot read 'x' as INTEGER; nothing was loaded"), text);
+    assertEquals(text.indexOf("cannot read 'x'"), text.lastIndexOf("cannot read 'x'"), "the bad row once: " + text);
     assertEquals(4, rows(url, "SELECT k, v, d FROM l").size());
+
+    // One row is "1 row".
+    bytes.reset();
+    Path one = Files.writeString(dir.resolve("one.csv"), "7,seven,2024-01-07\n");
+    rc = Loader.run(new Loader.Options(url, null, null, "l", "csv", false, 0, 100, List.of(one), false), ps, ps);
+    assertEquals(0, rc);
+    text = bytes.toString(StandardCharsets.UTF_8);
+    assertTrue(text.contains("loaded 1 row into l\n"), text);
+    assertTrue(text.contains("1 row, "), text);
   }
 
   @Test
