@@ -24,7 +24,8 @@ while IFS= read -r line; do
     echo "$out"
     fail "tour command $n: ${line#\$ }"
   fi
-done < <(awk '/^## A 30-second tour/ {on = 1; next} /^## / {on = 0} on && /^\$ bin\/travertine / {print}' "$root/README.md")
+done < <(awk '/^## A 30-second tour/ {on = 1; next} on && /^```sh$/ {code = 1; next} on && code && /^```$/ {exit}
+  on && code && /^\$ bin\/travertine / {print}' "$root/README.md")
 [[ $n -ge 5 ]] || fail "found only $n tour commands in README.md"
 echo "ok   the README's tour: $n commands"
 
