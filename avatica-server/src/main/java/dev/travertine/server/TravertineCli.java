@@ -525,10 +525,9 @@ public final class TravertineCli {
       failed = true;
       if (t instanceof SQLException && !getOpts().getVerbose()) {
         for (SQLException s = (SQLException) t; s != null; s = s.getNextException()) {
-          error(String.format(Locale.ROOT, "Error: %s (state=%s,code=%d)",
-              s.getMessage() == null ? "" : s.getMessage().trim(),
-              s.getSQLState() == null ? "" : s.getSQLState().trim(),
-              s.getErrorCode()));
+          error(String.format(Locale.ROOT, "Error: %s (code %d, SQLSTATE %s)",
+              dev.travertine.server.shell.ErrorText.message(s, false), s.getErrorCode(),
+              s.getSQLState() == null ? "" : s.getSQLState().trim()));
           if (!getOpts().getShowNestedErrs() || s.getNextException() == s) {
             break;
           }

@@ -109,7 +109,12 @@ class DriverJarTest {
       assertEquals(List.of("k|1", "d|2"), column(md.getPrimaryKeys(null, "main", "t"), "COLUMN_NAME", "KEY_SEQ"));
       column(md.getIndexInfo(null, "main", "t", false, true), "INDEX_NAME"); // answers, whatever it holds
       column(md.getImportedKeys(null, "main", "t"), "PKCOLUMN_NAME");
-      column(md.getCatalogs(), "TABLE_CAT");
+      assertEquals(List.of("travertine"), column(md.getCatalogs(), "TABLE_CAT"));
+      assertEquals(List.of("travertine|main|t"), column(md.getTables(null, "main", "t", null), "TABLE_CAT",
+          "TABLE_SCHEM", "TABLE_NAME"));
+      assertEquals(List.of("travertine|main|t"), column(md.getTables("travertine", "main", "t", null), "TABLE_CAT",
+          "TABLE_SCHEM", "TABLE_NAME"));
+      assertTrue(column(md.getSchemas("travertine", null), "TABLE_SCHEM").contains("main"));
       try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT name FROM v")) {
         assertTrue(rs.next());
         assertEquals("a", rs.getString(1));
@@ -136,6 +141,7 @@ class DriverJarTest {
         assertEquals(List.of("k|BIGINT|19"), column(md.getColumns(null, "main", "r", "%"), "COLUMN_NAME",
             "TYPE_NAME", "COLUMN_SIZE"));
         assertEquals(List.of("k|1"), column(md.getPrimaryKeys(null, "main", "r"), "COLUMN_NAME", "KEY_SEQ"));
+        assertEquals(List.of("travertine"), column(md.getCatalogs(), "TABLE_CAT"));
       }
     }
   }

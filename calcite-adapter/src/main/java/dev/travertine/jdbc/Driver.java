@@ -45,6 +45,8 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
 
   /** URLs of a server ({@code jdbc:travertine:remote:url=…}): the remote driver's, not this one's. */
   public static final String REMOTE_PREFIX = "jdbc:travertine:remote:";
+  /** The JDBC catalog name of every connection. */
+  public static final String CATALOG = "travertine";
 
   @Override public boolean acceptsURL(String url) throws SQLException {
     return super.acceptsURL(url) && !url.startsWith(REMOTE_PREFIX);
@@ -137,6 +139,9 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
           SchemaPlus root = cc.getRootSchema();
           // Calcite's own "metadata" schema (its JDBC metadata as tables) is not ours to show.
           org.apache.calcite.jdbc.CalciteSchema.from(root).removeSubSchema("metadata");
+          // A catalog name for JDBC metadata (TABLE_CAT of getCatalogs, getSchemas and getTables),
+          // which GUI tools show as the top of the tree; SQL does not use it.
+          connection.setCatalog(CATALOG);
           session.setReadOnly(Boolean.parseBoolean(p.getProperty(READ_ONLY, "false")));
           TravertineSchema.addTypeAliases(root);
           TravertineSchema main = new TravertineSchema(session);

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * JDBC and Avatica put around them, the position in the script (not in the statement), the
  * ClickHouse code and SQLSTATE.
  */
-final class ErrorText {
+public final class ErrorText {
   private ErrorText() {}
 
   private static final Pattern PREFIXES = Pattern.compile(
@@ -23,7 +23,7 @@ final class ErrorText {
   private static final Pattern AT = Pattern.compile(" at line (\\d+), column (\\d+)(\\.?)");
 
   /** The engine's words: wrappers' prefixes off, the first line only unless verbose. */
-  static String message(Throwable e, boolean verbose) {
+  public static String message(Throwable e, boolean verbose) {
     String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip();
     for (Matcher p = PREFIXES.matcher(m); p.find(); p = PREFIXES.matcher(m)) {
       m = m.substring(p.end());

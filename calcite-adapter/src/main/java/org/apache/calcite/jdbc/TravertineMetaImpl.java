@@ -37,7 +37,7 @@ public final class TravertineMetaImpl extends CalciteMetaImpl {
     public final String pkName;
 
     PrimaryKeyColumn(String tableSchem, String tableName, String columnName, short keySeq) {
-      this.tableCat = null;
+      this.tableCat = dev.travertine.jdbc.Driver.CATALOG;
       this.tableSchem = tableSchem;
       this.tableName = tableName;
       this.columnName = columnName;
@@ -80,6 +80,19 @@ public final class TravertineMetaImpl extends CalciteMetaImpl {
       org.apache.calcite.schema.lookup.LikePattern pattern) {
     org.apache.calcite.linq4j.function.Predicate1<String> matches = pattern.matcher();
     return super.tables(schema, pattern).where(t -> matches.apply(t.tableName));
+  }
+
+  /**
+   * The schemas, all in the one catalog ({@code travertine}): Calcite names a schema's catalog
+   * after the argument, so getTables(null, …) said TABLE_CAT null while getCatalogs named one.
+   * Another catalog has no schemas.
+   */
+  @Override org.apache.calcite.linq4j.Enumerable<MetaSchema> schemas(String catalog) {
+    String ours = dev.travertine.jdbc.Driver.CATALOG;
+    if (catalog != null && !catalog.equals(ours)) {
+      return org.apache.calcite.linq4j.Linq4j.emptyEnumerable();
+    }
+    return super.schemas(ours);
   }
 
   @Override public MetaResultSet getTableTypes(ConnectionHandle ch) {
