@@ -269,7 +269,7 @@ public final class ScriptRunner {
     return String.format(Locale.ROOT, " (%.3f s)", (System.nanoTime() - startNanos) / 1e9);
   }
 
-  private static final Pattern WORDS = Pattern.compile("(?is)^\\s*([A-Za-z]+)(?:\\s+([A-Za-z]+))?");
+  private static final Pattern WORDS = Pattern.compile("(?is)^\\s*([A-Za-z]+)(?:\\s+([A-Za-z]+))?(?:\\s+([A-Za-z]+))?");
   private static final List<String> OBJECTS = List.of("TABLE", "VIEW", "INDEX", "DATABASE", "SCHEMA",
       "MERGES", "FLUSH", "QUERY", "MUTATION");
 
@@ -289,8 +289,10 @@ public final class ScriptRunner {
       default:
         break;
     }
-    String what = OBJECTS.contains(second) || verb.equals("SYSTEM") && !second.isEmpty()
-        ? verb + " " + second : verb;
+    String third = m.group(3) == null ? "" : m.group(3).toUpperCase(Locale.ROOT);
+    String what = verb.equals("SYSTEM") && (second.equals("STOP") || second.equals("START")) && !third.isEmpty()
+        ? verb + " " + second + " " + third
+        : OBJECTS.contains(second) || verb.equals("SYSTEM") && !second.isEmpty() ? verb + " " + second : verb;
     return what + ": ok";
   }
 }

@@ -53,4 +53,14 @@ class ScriptSplitterTest {
     assertEquals(null, FormatClause.split("SELECT 'FORMAT CSV'").format());
     assertThrows(IllegalArgumentException.class, () -> FormatClause.split("SELECT 1 FORMAT Nope"));
   }
+
+  @Test
+  void whatAStatementDidInAFewWords() {
+    assertEquals("3 rows inserted", ScriptRunner.done("insert into t values (1), (2), (3)", 3));
+    assertEquals("1 row deleted", ScriptRunner.done("DELETE FROM t WHERE k = 1", 1));
+    assertEquals("CREATE TABLE: ok", ScriptRunner.done("CREATE OR REPLACE TABLE t (k INT)", 0));
+    assertEquals("SYSTEM STOP MERGES: ok", ScriptRunner.done("SYSTEM STOP MERGES t", 0));
+    assertEquals("SYSTEM FLUSH: ok", ScriptRunner.done("SYSTEM FLUSH", 0));
+    assertEquals("SET: ok", ScriptRunner.done("SET max_threads = 1", 0));
+  }
 }
