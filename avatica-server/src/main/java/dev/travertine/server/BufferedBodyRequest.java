@@ -30,6 +30,25 @@ final class BufferedBodyRequest extends HttpServletRequestWrapper {
     return false;
   }
 
+  /**
+   * Whether the body is an Avatica protobuf request: a WireMessage, whose first field is the
+   * request's class name ({@code org.apache.calcite.avatica.proto.Requests$…}).
+   */
+  static boolean isProtobuf(byte[] body) {
+    byte[] marker = "org.apache.calcite.avatica.proto".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    int end = Math.min(body.length, 8 + marker.length);
+    outer:
+    for (int i = 0; i + marker.length <= end; i++) {
+      for (int j = 0; j < marker.length; j++) {
+        if (body[i + j] != marker[j]) {
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
   @Override public ServletInputStream getInputStream() {
     ByteArrayInputStream in = new ByteArrayInputStream(body);
     return new ServletInputStream() {

@@ -45,10 +45,9 @@ final class HttpInsert {
 
   private HttpInsert() {}
 
-  /** Whether a request is for this handler: it carries a {@code query} parameter. */
-  static boolean accepts(HttpServletRequest request) {
-    String q = request.getQueryString();
-    return q != null && (q.startsWith("query=") || q.contains("&query="));
+  /** Whether a {@code query} parameter is an insert whose rows are the body ({@code INSERT INTO t FORMAT CSV}). */
+  static boolean isInsert(String query) {
+    return query != null && INSERT.matcher(query).matches();
   }
 
   /**

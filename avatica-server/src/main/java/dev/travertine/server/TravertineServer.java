@@ -54,6 +54,8 @@ public final class TravertineServer implements AutoCloseable {
     }
   }
 
+  private HttpSessions httpSessions;
+
   private TravertineServer(ServerConfig config, HttpServer http, Connection anchor, Path realmFile) {
     this.config = config;
     this.http = http;
@@ -77,8 +79,9 @@ public final class TravertineServer implements AutoCloseable {
       AvaticaHandler json = new AvaticaJsonHandler(service);
       AvaticaHandler protobuf = new AvaticaProtobufHandler(service);
       java.util.concurrent.atomic.AtomicReference<Server> jetty = new java.util.concurrent.atomic.AtomicReference<>();
+      Endpoints endpoints = new Endpoints(json, protobuf, config.serialization().equals("json"), anchor, meta);
       HttpServer.Builder<Server> b = HttpServer.Builder.<Server>newBuilder()
-          .withHandler(new Endpoints(json, protobuf, config.serialization().equals("json"), anchor, meta))
+          .withHandler(endpoints)
           .withPort(config.port())
           .withServerCustomizers(List.of((ServerCustomizer<Server>) server -> {
             jetty.set(server);
@@ -102,6 +105,7 @@ public final class TravertineServer implements AutoCloseable {
         openProbes(jetty.get());
       }
       TravertineServer s = new TravertineServer(config, http, anchor, realm);
+      s.httpSessions = endpoints.httpSessions;
       LOG.info("Travertine server on {}:{} serving {} ({} serialization{})", config.host(), http.getPort(),
           config.dataDir(), config.serialization(), realm == null ? ", no authentication" : ", basic auth");
       return s;
@@ -177,6 +181,9 @@ public final class TravertineServer implements AutoCloseable {
         LOG.warn("Cannot cancel running queries: {}", e.toString());
       }
       http.stop();
+      if (httpSessions != null) {
+        httpSessions.closeAll();
+      }
     } finally {
       try {
         anchor.close();
@@ -209,6 +216,8 @@ public final class TravertineServer implements AutoCloseable {
     private final Connection engine;
 
     private final TravertineJdbcMeta meta;
+    /** The HTTP interface's named sessions ({@code session_id}). */
+    final HttpSessions httpSessions = new HttpSessions(System::nanoTime);
 
     Endpoints(AvaticaHandler json, AvaticaHandler protobuf, boolean preferJson, Connection engine,
         TravertineJdbcMeta meta) {
@@ -278,8 +287,30 @@ public final class TravertineServer implements AutoCloseable {
       // The authenticated user (HTTP Basic) names the connections this request opens.
       REMOTE_USER.set(request.getRemoteUser());
       try {
-        if (HttpInsert.accepts(request)) { // ClickHouse's HTTP interface: INSERT … FORMAT with the rows as the body
-          HttpInsert.handle(request, response, meta::openSession);
+        // ClickHouse's HTTP interface: a query parameter, or a POST body that is SQL.
+        java.util.Map<String, String> params;
+        try {
+          params = HttpInsert.urlParameters(request.getQueryString());
+        } catch (IllegalArgumentException e) {
+          HttpQuery.fail(response, 400, 62, "Malformed URL parameters: " + e.getMessage());
+          baseRequest.setHandled(true);
+          return;
+        }
+        if (params.containsKey("query")) {
+          if (HttpInsert.isInsert(params.get("query"))) { // INSERT … FORMAT with the rows as the body
+            HttpInsert.handle(request, response, meta::openSession);
+          } else {
+            String body = "POST".equals(request.getMethod())
+                ? new String(request.getInputStream().readAllBytes(), StandardCharsets.UTF_8) : null;
+            HttpQuery.handle(request, response, params, body, meta::openSession, httpSessions);
+          }
+          baseRequest.setHandled(true);
+          return;
+        }
+        if ("GET".equals(request.getMethod()) && "/".equals(target) && params.isEmpty()) {
+          response.setStatus(200); // ClickHouse's answer to a bare GET /
+          response.setContentType("text/plain;charset=utf-8");
+          response.getWriter().write("Ok.\n");
           baseRequest.setHandled(true);
           return;
         }
@@ -287,6 +318,12 @@ public final class TravertineServer implements AutoCloseable {
         AvaticaHandler to = json; // a GET carries its JSON request in a parameter
         if ("POST".equals(request.getMethod())) {
           byte[] body = request.getInputStream().readAllBytes();
+          if (!BufferedBodyRequest.isJson(body) && !BufferedBodyRequest.isProtobuf(body)) {
+            HttpQuery.handle(request, response, params, new String(body, StandardCharsets.UTF_8), meta::openSession,
+                httpSessions);
+            baseRequest.setHandled(true);
+            return;
+          }
           r = new BufferedBodyRequest(request, body);
           to = BufferedBodyRequest.isJson(body) ? json : protobuf;
         }

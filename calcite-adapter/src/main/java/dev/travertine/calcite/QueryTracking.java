@@ -20,7 +20,16 @@ final class QueryTracking {
 
   /** Registers a statement as this session's running query, with the session's limits. */
   static QueryContext begin(TravertineSession session, String sql) {
-    QueryContext q = session.database().queries().begin(session.user(), sql);
+    // The client's id names its statement; a statement that one runs inside (KILL's query of
+    // system.processes, while the KILL is running) gets an id of its own.
+    String id = session.queryId();
+    QueryContext named = session.namedQuery();
+    boolean nested = id != null && named != null && id.equals(named.id())
+        && session.database().queries().isRunning(id);
+    QueryContext q = session.database().queries().begin(session.user(), sql, nested ? null : id);
+    if (id != null && !nested) {
+      session.setNamedQuery(q);
+    }
     q.limit(session.settings().getLong(Settings.MAX_EXECUTION_TIME), session.settings().getLong(Settings.MAX_ROWS_TO_READ),
         session.settings().getLong(Settings.MAX_BYTES_TO_READ));
     session.setCurrentQuery(q);

@@ -87,6 +87,9 @@ public final class SqlErrors {
     if (lower.contains("by zero")) {
       return new Error(153, "22012", message);
     }
+    if (lower.matches("(?s)query with id = .* is already running.*")) {
+      return new Error(216, "55006", message); // QUERY_WITH_SAME_ID_IS_ALREADY_RUNNING
+    }
     if (lower.contains("unknown setting")) {
       return new Error(115, "42704", message); // UNKNOWN_SETTING
     }

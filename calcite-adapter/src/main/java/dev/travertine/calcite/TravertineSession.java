@@ -50,6 +50,32 @@ public final class TravertineSession {
     plans.put(key, new CachedPlan(version, signature));
   }
 
+  private volatile String queryId;
+
+  /**
+   * The id the session's statements run under until cleared (null: a new one each), as
+   * ClickHouse's HTTP {@code query_id} parameter gives it.
+   */
+  public void useQueryId(String id) {
+    queryId = id;
+    namedQuery = null;
+  }
+
+  private volatile dev.travertine.mergetree.query.QueryContext namedQuery;
+
+  /** The running statement that took the {@link #queryId} (statements it runs inside get their own ids). */
+  dev.travertine.mergetree.query.QueryContext namedQuery() {
+    return namedQuery;
+  }
+
+  void setNamedQuery(dev.travertine.mergetree.query.QueryContext q) {
+    namedQuery = q;
+  }
+
+  public String queryId() {
+    return queryId;
+  }
+
   private volatile boolean readOnly;
 
   /** Whether this session may only read (a server's read-only users). */

@@ -68,7 +68,17 @@ public final class QueryRegistry {
    *
    * @throws QueryContext.QueryLimitException when it would pass a concurrency limit
    */
-  public synchronized QueryContext begin(String user, String query) {
+  public QueryContext begin(String user, String query) {
+    return begin(user, query, null);
+  }
+
+  /**
+   * Registers a statement under the id its client chose (null: a new UUID), as ClickHouse's
+   * {@code query_id}: {@code KILL QUERY WHERE query_id = …} then finds it.
+   *
+   * @throws IllegalStateException when a running query has that id
+   */
+  public synchronized QueryContext begin(String user, String query, String queryId) {
     int max = maxConcurrent;
     if (max > 0 && running.size() >= max) {
       throw new QueryContext.QueryLimitException("Too many simultaneous queries. Maximum: " + max
@@ -82,9 +92,17 @@ public final class QueryRegistry {
             + mine + ", maximum: " + maxUser + " (max_concurrent_queries_for_user)");
       }
     }
-    QueryContext c = new QueryContext(UUID.randomUUID().toString(), user, query, clock.millis(), System.nanoTime());
-    running.put(c.id(), c);
+    String id = queryId == null || queryId.isEmpty() ? UUID.randomUUID().toString() : queryId;
+    QueryContext c = new QueryContext(id, user, query, clock.millis(), System.nanoTime());
+    if (running.putIfAbsent(id, c) != null) {
+      throw new IllegalStateException("Query with id = " + id + " is already running");
+    }
     return c;
+  }
+
+  /** Whether a query with this id is running. */
+  public boolean isRunning(String queryId) {
+    return queryId != null && running.containsKey(queryId);
   }
 
   /** Ends a query (idempotent); {@code error} is null on success. */
