@@ -305,7 +305,8 @@ final class ToolCommands {
     int exchange = server.exchangePort();
     out.println("travertine " + TravertineCli.version() + " server on port " + server.port()
         + (exchange >= 0 ? ", exchange on port " + exchange : "") + ", data " + cfg.dataDir()
-        + ", log " + cfg.logFile() + "; connect with: bin/travertine sql -u \"" + server.jdbcUrl() + "\"");
+        + ", log " + cfg.logFile() + "; connect with: bin/travertine sql -u \"" + server.jdbcUrl() + "\""
+        + "; web console: " + server.httpUrl() + "play");
     out.flush();
     try {
       server.join();

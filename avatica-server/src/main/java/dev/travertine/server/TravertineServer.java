@@ -157,6 +157,11 @@ public final class TravertineServer implements AutoCloseable {
     return http.getPort();
   }
 
+  /** The server's HTTP base URL ({@code http://host:port/}): the HTTP interface and the console. */
+  public String httpUrl() {
+    return (config.keystore() == null ? "http" : "https") + "://" + config.host() + ":" + port() + "/";
+  }
+
   /** The JDBC URL clients use. */
   public String jdbcUrl() {
     String scheme = config.keystore() == null ? "http" : "https";
@@ -274,6 +279,21 @@ public final class TravertineServer implements AutoCloseable {
         response.setStatus(200);
         response.setContentType("text/plain; version=0.0.4; charset=utf-8");
         response.getWriter().write(body);
+        baseRequest.setHandled(true);
+        return;
+      }
+      if ("/play".equals(target) && "GET".equals(request.getMethod())) {
+        // The web console: one static page that talks to the HTTP interface on this port.
+        try (java.io.InputStream page = TravertineServer.class.getResourceAsStream("web/play.html")) {
+          if (page == null) {
+            response.sendError(404);
+          } else {
+            response.setStatus(200);
+            response.setContentType("text/html;charset=utf-8");
+            response.setHeader("Cache-Control", "no-cache");
+            page.transferTo(response.getOutputStream());
+          }
+        }
         baseRequest.setHandled(true);
         return;
       }

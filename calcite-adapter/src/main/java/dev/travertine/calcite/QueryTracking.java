@@ -28,6 +28,10 @@ final class QueryTracking {
         && session.database().queries().isRunning(id);
     QueryContext q = session.database().queries().begin(session.user(), sql, nested ? null : id);
     if (id != null && !nested) {
+      if (named != null && named.id().equals(id) && named.isCancelled()) {
+        // KILL QUERY found the statement while it was being planned: its execution stops too.
+        q.cancel();
+      }
       session.setNamedQuery(q);
     }
     q.limit(session.settings().getLong(Settings.MAX_EXECUTION_TIME), session.settings().getLong(Settings.MAX_ROWS_TO_READ),
