@@ -7,7 +7,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 work="$(mktemp -d)"
 tv="$root/bin/travertine"
-export JAVA_OPTS="${JAVA_OPTS:--Xmx1g}"
+export JAVA_OPTS="${JAVA_OPTS:--Xmx2g}"
 cleanup() {
   pkill -f -- "--config node[123].properties" 2>/dev/null || true
   sleep 1
@@ -17,7 +17,11 @@ trap cleanup EXIT
 awk '/^## A cluster on one machine/ {on = 1; next} /^## / {on = 0} on && /^```sh$/ {code = 1; next} on && /^```$/ {code = 0} on && code {print}' \
   "$root/README.md" | sed "s#bin/travertine#\"$tv\"#g" > "$work/recipe.sh"
 [[ -s "$work/recipe.sh" ]] || { echo "FAIL no recipe found in README.md"; exit 1; }
-(cd "$work" && bash -e recipe.sh)
+if ! (cd "$work" && bash -e recipe.sh); then
+  echo "FAIL the recipe stopped; the nodes' logs end with:"
+  for i in 1 2 3; do echo "--- node $i"; tail -n 20 "$work/node$i/travertine-server.log" 2>/dev/null || true; done
+  exit 1
+fi
 echo "ok   the recipe ran"
 # The replicas' share of node 1's last parallel query (the README runs it twice: a cold first one
 # may be read by node 1 alone). On a loaded machine the replicas may still be slow to join: the

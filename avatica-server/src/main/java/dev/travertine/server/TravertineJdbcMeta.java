@@ -40,6 +40,16 @@ final class TravertineJdbcMeta extends JdbcMeta {
     this.readOnlyUsers = readOnlyUsers;
   }
 
+  /** Opens the client's connection and tells its engine session the client's connection id (for cancel). */
+  @Override public void openConnection(ConnectionHandle ch, Map<String, String> info) {
+    super.openConnection(ch, info);
+    try {
+      dev.travertine.calcite.TravertineSchema.session(getConnection(ch.id)).setClientConnectionId(ch.id);
+    } catch (SQLException | RuntimeException e) {
+      LOG.debug("Cannot tag connection {}: {}", ch.id, e.toString());
+    }
+  }
+
   @Override protected Connection createConnection(String url, Properties info) throws SQLException {
     Properties safe = new Properties();
     safe.putAll(sessionDefaults);

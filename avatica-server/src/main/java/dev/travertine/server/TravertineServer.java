@@ -259,6 +259,21 @@ public final class TravertineServer implements AutoCloseable {
       return sb.toString();
     }
 
+    /** A static resource as the answer, or 404 when there is none. */
+    private static void serve(HttpServletResponse response, java.io.InputStream resource, String contentType)
+        throws IOException {
+      if (resource == null) {
+        response.sendError(404);
+        return;
+      }
+      try (resource) {
+        response.setStatus(200);
+        response.setContentType(contentType);
+        response.setHeader("Cache-Control", "no-cache");
+        resource.transferTo(response.getOutputStream());
+      }
+    }
+
     /** CamelCase event names to Prometheus snake_case. */
     static String snake(String s) {
       return s.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
@@ -282,18 +297,19 @@ public final class TravertineServer implements AutoCloseable {
         baseRequest.setHandled(true);
         return;
       }
-      if ("/play".equals(target) && "GET".equals(request.getMethod())) {
-        // The web console: one static page that talks to the HTTP interface on this port.
-        try (java.io.InputStream page = TravertineServer.class.getResourceAsStream("web/play.html")) {
-          if (page == null) {
-            response.sendError(404);
-          } else {
-            response.setStatus(200);
-            response.setContentType("text/html;charset=utf-8");
-            response.setHeader("Cache-Control", "no-cache");
-            page.transferTo(response.getOutputStream());
-          }
-        }
+      if (("/play".equals(target) || "/dashboard".equals(target)) && "GET".equals(request.getMethod())) {
+        // The web console and the dashboard: static pages that talk to the HTTP interface on this port.
+        serve(response, TravertineServer.class.getResourceAsStream("web" + target + ".html"), "text/html;charset=utf-8");
+        baseRequest.setHandled(true);
+        return;
+      }
+      if (target.startsWith("/webjars/") && "GET".equals(request.getMethod())) {
+        // Libraries the pages use, from WebJars on the classpath (META-INF/resources/webjars/…).
+        String path = target.substring(1);
+        String type = path.endsWith(".js") ? "text/javascript;charset=utf-8"
+            : path.endsWith(".css") ? "text/css;charset=utf-8" : "application/octet-stream";
+        serve(response, path.contains("..") ? null
+            : TravertineServer.class.getClassLoader().getResourceAsStream("META-INF/resources/" + path), type);
         baseRequest.setHandled(true);
         return;
       }

@@ -216,6 +216,39 @@ class HttpQueryTest {
     assertTrue(columns.contains("[\"v\", \"k\", \"INTEGER\"]"), columns);
   }
 
+  /**
+   * The dashboard and its chart library are served, system.metric_log fills a sample a second, and
+   * the dashboard's kind of query (a rate by LAG, a gauge) answers with points.
+   */
+  @Test void theDashboardHasData() throws Exception {
+    HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base() + "dashboard")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, page.statusCode());
+    assertTrue(page.body().contains("/webjars/uplot/1.6.30/dist/uPlot.iife.min.js"), page.body());
+    HttpResponse<String> lib = http.send(HttpRequest.newBuilder(URI.create(base()
+        + "webjars/uplot/1.6.30/dist/uPlot.iife.min.js")).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, lib.statusCode());
+    assertTrue(lib.body().contains("uPlot"));
+    int outside = http.send(HttpRequest.newBuilder(URI.create(base() + "webjars/../../etc/passwd")).build(),
+        HttpResponse.BodyHandlers.ofString()).statusCode();
+    assertTrue(outside == 400 || outside == 404, "nothing outside the WebJars: " + outside);
+    for (int i = 0; i < 5; i++) {
+      ok(get("SELECT " + i, ""));
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    String rate = "SELECT event_time, CAST(value - LAG(value) OVER (ORDER BY event_time) AS DOUBLE) AS v"
+        + " FROM system.metric_log WHERE kind = 'event' AND name = 'Query' ORDER BY event_time";
+    while (ok(get(rate, "")).lines().count() < 3) {
+      assertTrue(System.nanoTime() < deadline, "metric_log takes a sample a second");
+      Thread.sleep(200);
+    }
+    String json = ok(post("", "SELECT event_time, CAST(value AS DOUBLE) AS v FROM system.metric_log"
+        + " WHERE kind = 'metric' AND name = 'PartsActive' ORDER BY event_time FORMAT JSONCompact"));
+    assertTrue(json.contains("\"data\":") && !json.contains("\"rows\": 0,"), json);
+    String queries = ok(get("SELECT max(value) FROM system.metric_log WHERE kind = 'event' AND name = 'Query'", ""));
+    assertTrue(Long.parseLong(queries.trim()) >= 5, "the Query counter counts statements: " + queries);
+  }
+
   @Test void usersAndReadOnlyRulesHold() throws Exception {
     server.close();
     server = TravertineServer.start(config(Map.of("auth.user.alice", "pw", "auth.user.bob", "pw2",

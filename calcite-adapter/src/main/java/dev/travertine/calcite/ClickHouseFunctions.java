@@ -28,7 +28,7 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * {@code toYYYYMM(d)} {@code EXTRACT(YEAR FROM d) * 100 + EXTRACT(MONTH FROM d)}, {@code if}
  * and {@code multiIf} CASE, and so on ({@link #TEMPLATES}). The engine then runs them with the
  * kernels it has, vectorized where those are. {@code any}, {@code quantile(level)(x)} are
- * made parseable first by {@link #prepareText}. Functions that need arrays fail with a clear
+ * made parseable first by {@link #prepareText}, which also quotes a bare {@code value}. Functions that need arrays fail with a clear
  * message.
  */
 final class ClickHouseFunctions {
@@ -106,11 +106,13 @@ final class ClickHouseFunctions {
   /**
    * Makes ClickHouse's calls that Calcite's grammar cannot parse parseable, outside string
    * literals, quoted names and comments: {@code quantile(0.5)(x)} becomes
-   * {@code quantile(0.5, x)}, and {@code any(x)} (ANY is a reserved word) {@code "any"(x)}.
+   * {@code quantile(0.5, x)}, {@code any(x)} (ANY is a reserved word) {@code "any"(x)}, and a
+   * bare {@code value} (a system table's column; VALUE is reserved too) {@code "value"}.
    */
   static String prepareText(String sql) {
     String lower = sql.toLowerCase(Locale.ROOT);
-    if (!lower.contains("any") && !lower.contains("quantile") && !lower.contains("median")) {
+    if (!lower.contains("any") && !lower.contains("quantile") && !lower.contains("median")
+        && !lower.contains("value")) {
       return sql;
     }
     StringBuilder out = new StringBuilder(sql.length() + 8);
@@ -155,8 +157,15 @@ final class ClickHouseFunctions {
   private static String rewriteCode(String code) {
     Matcher m = PARAMETRIC.matcher(code);
     code = m.replaceAll(r -> Matcher.quoteReplacement(r.group(1) + "(" + r.group(2) + ", "));
-    return ANY.matcher(code).replaceAll("\"any\"(");
+    code = ANY.matcher(code).replaceAll("\"any\"(");
+    return VALUE.matcher(code).replaceAll("\"value\"");
   }
+
+  /**
+   * A bare {@code value} (system.events', system.metrics', system.settings' column), which
+   * Calcite reserves for the row constructor {@code VALUE (…)}: quoted unless a parenthesis follows.
+   */
+  private static final Pattern VALUE = Pattern.compile("(?i)(?<![\\w\"$])value(?![\\w\"$])(?!\\s*\\()");
 
   // ---------------------------------------------------------------- nodes
 

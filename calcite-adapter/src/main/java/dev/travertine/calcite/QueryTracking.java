@@ -27,6 +27,7 @@ final class QueryTracking {
     boolean nested = id != null && named != null && id.equals(named.id())
         && session.database().queries().isRunning(id);
     QueryContext q = session.database().queries().begin(session.user(), sql, nested ? null : id);
+    q.setConnectionId(session.clientConnectionId());
     if (id != null && !nested) {
       if (named != null && named.id().equals(id) && named.isCancelled()) {
         // KILL QUERY found the statement while it was being planned: its execution stops too.

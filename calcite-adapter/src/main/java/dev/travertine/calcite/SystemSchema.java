@@ -112,12 +112,14 @@ public final class SystemSchema extends AbstractSchema {
         c("read_bytes", bi), c("result_rows", bi), c("memory_usage", bi), c("exception", vc)), this::queryLog));
     m.put("processes", new SystemTable(List.of(c("query_id", vc), c("user", vc), c("query", vc),
         c("elapsed", SqlTypeName.DOUBLE), c("read_rows", bi), c("result_rows", bi), c("is_cancelled",
-        SqlTypeName.BOOLEAN)), this::processes));
+        SqlTypeName.BOOLEAN), c("connection_id", vc)), this::processes));
     m.put("metrics", new SystemTable(List.of(c("metric", vc), c("value", bi), c("description", vc)),
         this::metrics));
     m.put("clusters", new SystemTable(List.of(c("cluster", vc), c("replica_num", bi), c("host_name", vc),
         c("port", bi), c("is_local", SqlTypeName.BOOLEAN), c("state", vc), c("errors_count", bi),
         c("last_error", vc)), this::clusters));
+    m.put("metric_log", new SystemTable(List.of(c("event_time", SqlTypeName.TIMESTAMP), c("kind", vc), c("name", vc),
+        c("value", bi)), this::metricLog));
     m.put("views", new SystemTable(List.of(c("database", vc), c("name", vc), c("definition", vc)), this::views));
     return m;
   }
@@ -248,7 +250,7 @@ public final class SystemSchema extends AbstractSchema {
 
   private List<Object[]> events() {
     List<Object[]> out = new ArrayList<>();
-    db().events().snapshot().forEach((k, v) -> out.add(new Object[] {k, v}));
+    db().eventCounts().forEach((k, v) -> out.add(new Object[] {k, v}));
     return out;
   }
 
@@ -266,26 +268,24 @@ public final class SystemSchema extends AbstractSchema {
     long now = db().context().clock().millis();
     for (var q : db().queries().running()) {
       out.add(new Object[] {q.id(), q.user(), q.query(), (now - q.startMillis()) / 1000.0, q.readRows(),
-          q.resultRows(), q.isCancelled()});
+          q.resultRows(), q.isCancelled(), q.connectionId()});
     }
     return out;
   }
 
   private List<Object[]> metrics() {
-    long parts = 0;
-    long buffered = 0;
-    long merges = 0;
-    for (MergeTreeTable t : db().tables()) {
-      parts += t.activeParts().size();
-      buffered += t.bufferedRows();
-      merges += t.runningMerges().size();
-    }
     List<Object[]> out = new ArrayList<>();
-    out.add(new Object[] {"Query", (long) db().queries().running().size(), "Queries running now"});
-    out.add(new Object[] {"Merge", merges, "Merges running now"});
-    out.add(new Object[] {"PartsActive", parts, "Active parts of all tables"});
-    out.add(new Object[] {"BufferedRows", buffered, "Rows in insert buffers (in the WAL, not yet in parts)"});
-    out.add(new Object[] {"Tables", (long) db().tables().size(), "Tables"});
+    db().currentMetrics().forEach((k, v) -> out.add(new Object[] {k, v, Database.METRIC_DESCRIPTIONS.get(k)}));
+    return out;
+  }
+
+  /** One row per sample and name: the counters as kind 'event', the gauges as 'metric'. */
+  private List<Object[]> metricLog() {
+    List<Object[]> out = new ArrayList<>();
+    for (var sample : db().metricLog().samples()) {
+      sample.events().forEach((k, v) -> out.add(new Object[] {sample.timeMillis(), "event", k, v}));
+      sample.metrics().forEach((k, v) -> out.add(new Object[] {sample.timeMillis(), "metric", k, v}));
+    }
     return out;
   }
 

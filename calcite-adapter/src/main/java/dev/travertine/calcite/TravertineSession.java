@@ -50,6 +50,20 @@ public final class TravertineSession {
     plans.put(key, new CachedPlan(version, signature));
   }
 
+  private volatile String clientConnectionId;
+
+  /**
+   * The id of the client connection this session serves (a server's Avatica connection id): its
+   * statements show it in system.processes, and the remote driver's Statement.cancel() kills by it.
+   */
+  public void setClientConnectionId(String id) {
+    clientConnectionId = id;
+  }
+
+  public String clientConnectionId() {
+    return clientConnectionId;
+  }
+
   private volatile String queryId;
 
   /**

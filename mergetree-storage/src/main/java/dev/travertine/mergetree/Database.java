@@ -183,6 +183,7 @@ public final class Database implements AutoCloseable {
     try {
       Database db = open(dir, ctx, true, storage);
       background.scheduleWithFixedDelay(db::flushDueTables, 100, 100, TimeUnit.MILLISECONDS);
+      background.scheduleAtFixedRate(db::sampleMetrics, 0, 1, TimeUnit.SECONDS);
       return db;
     } catch (IOException | RuntimeException e) {
       background.shutdownNow();
@@ -345,6 +346,65 @@ public final class Database implements AutoCloseable {
   /** Running and finished statements (system.processes, system.query_log). */
   public dev.travertine.mergetree.query.QueryRegistry queries() {
     return queries;
+  }
+
+  private final dev.travertine.mergetree.query.MetricLog metricLog = new dev.travertine.mergetree.query.MetricLog(3600);
+
+  /** {@code system.metric_log}: a sample a second for the last hour (taken when the database runs its own background work). */
+  public dev.travertine.mergetree.query.MetricLog metricLog() {
+    return metricLog;
+  }
+
+  /** The counters of {@code system.events}: the engine's, and {@code Query} (statements finished). */
+  public Map<String, Long> eventCounts() {
+    Map<String, Long> out = new java.util.TreeMap<>();
+    EngineEvents.NAMES.forEach(n -> out.put(n, 0L)); // every counter, also one nothing has counted yet
+    out.putAll(events().snapshot());
+    out.put("Query", queries.finishedCount());
+    return out;
+  }
+
+  /** The gauges of {@code system.metrics}, now: name → value (descriptions in {@link #METRIC_DESCRIPTIONS}). */
+  public Map<String, Long> currentMetrics() {
+    long parts = 0;
+    long buffered = 0;
+    long merges = 0;
+    for (MergeTreeTable t : tables()) {
+      parts += t.activeParts().size();
+      buffered += t.bufferedRows();
+      merges += t.runningMerges().size();
+    }
+    Runtime rt = Runtime.getRuntime();
+    Map<String, Long> out = new java.util.LinkedHashMap<>();
+    out.put("Query", (long) queries.running().size());
+    out.put("Merge", merges);
+    out.put("PartsActive", parts);
+    out.put("BufferedRows", buffered);
+    out.put("Tables", (long) tables().size());
+    out.put("MemoryHeapUsed", rt.totalMemory() - rt.freeMemory());
+    return out;
+  }
+
+  /** What each gauge of {@link #currentMetrics} is. */
+  public static final Map<String, String> METRIC_DESCRIPTIONS = Map.of(
+      "Query", "Queries running now",
+      "Merge", "Merges running now",
+      "PartsActive", "Active parts of all tables",
+      "BufferedRows", "Rows in insert buffers (in the WAL, not yet in parts)",
+      "Tables", "Tables",
+      "MemoryHeapUsed", "Bytes of the JVM heap in use (queries, caches and garbage not yet collected)");
+
+  /** Takes one {@code system.metric_log} sample (every second, on the background executor). */
+  public void sampleMetrics() {
+    if (closed) {
+      return;
+    }
+    try {
+      metricLog.add(new dev.travertine.mergetree.query.MetricLog.Sample(ctx.clock().millis(), eventCounts(),
+          currentMetrics()));
+    } catch (RuntimeException e) {
+      LOG.debug("metric_log sample failed: {}", e.toString());
+    }
   }
 
   public EngineEvents events() {

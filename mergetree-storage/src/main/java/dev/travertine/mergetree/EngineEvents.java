@@ -54,6 +54,23 @@ public final class EngineEvents {
   }
 
   /** A sorted copy of all counters. */
+  /** The names of the engine's counters (this class's constants), for listings that show them all. */
+  public static final java.util.List<String> NAMES = names();
+
+  private static java.util.List<String> names() {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    for (java.lang.reflect.Field f : EngineEvents.class.getFields()) {
+      if (f.getType() == String.class && java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+        try {
+          out.add((String) f.get(null));
+        } catch (IllegalAccessException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    }
+    return java.util.List.copyOf(out);
+  }
+
   public Map<String, Long> snapshot() {
     Map<String, Long> out = new TreeMap<>();
     counters.forEach((k, v) -> out.put(k, v.sum()));

@@ -38,6 +38,30 @@ public class TravertineRemoteFactory extends AvaticaJdbc41Factory {
     };
   }
 
+  /**
+   * Statements whose {@code cancel()} stops the statement on the server (prepared statements keep
+   * Avatica's, whose class is private): Avatica's protocol has no
+   * cancel, so it sends {@code KILL QUERY WHERE connection_id = …} to the server's HTTP interface
+   * (a second request, with the connection's credentials); the server knows each session's
+   * Avatica connection id. A statement's {@code setQueryTimeout} cancels it the same way.
+   */
+  @Override public AvaticaStatement newStatement(AvaticaConnection connection, Meta.StatementHandle h,
+      int resultSetType, int resultSetConcurrency, int resultSetHoldability) {
+    return new AvaticaStatement(connection, h, resultSetType, resultSetConcurrency, resultSetHoldability) {
+      /** Not synchronized: the statement's lock is held while it executes. The KILL goes first. */
+      @Override public void cancel() throws SQLException {
+        RemoteCancel.kill(connection);
+        super.cancel();
+      }
+
+      @Override protected void executeInternal(String sql) throws SQLException {
+        try (RemoteCancel.Timer t = RemoteCancel.timer(connection, this, getQueryTimeout())) {
+          super.executeInternal(sql);
+        }
+      }
+    };
+  }
+
   @Override public AvaticaResultSet newResultSet(AvaticaStatement statement, QueryState state,
       Meta.Signature signature, TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
     return new AvaticaResultSet(statement, state, signature, newResultSetMetaData(statement, signature), timeZone,

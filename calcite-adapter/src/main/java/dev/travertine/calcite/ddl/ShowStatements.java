@@ -29,7 +29,7 @@ public final class ShowStatements {
 
   /** The system tables (SystemSchema holds one of each). */
   public static final List<String> SYSTEM_TABLES = List.of("clusters", "columns", "detached_parts", "events",
-      "merge_tree_settings", "merges", "metrics", "mutations", "parts", "processes", "query_log", "settings",
+      "merge_tree_settings", "merges", "metric_log", "metrics", "mutations", "parts", "processes", "query_log", "settings",
       "tables", "views");
 
   public static SqlNode tables(SqlParserPos pos, SqlIdentifier db, SqlNode like, boolean not) {

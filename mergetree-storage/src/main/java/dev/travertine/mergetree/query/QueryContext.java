@@ -53,6 +53,17 @@ public final class QueryContext {
     this.startNanos = startNanos;
   }
 
+  private volatile String connectionId;
+
+  /** The client connection that runs the statement (a server's Avatica connection id), or null. */
+  public String connectionId() {
+    return connectionId;
+  }
+
+  public void setConnectionId(String id) {
+    connectionId = id;
+  }
+
   public String id() {
     return id;
   }
