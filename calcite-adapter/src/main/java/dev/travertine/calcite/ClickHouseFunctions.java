@@ -119,6 +119,7 @@ final class ClickHouseFunctions {
     int i = 0;
     int n = sql.length();
     int codeStart = 0;
+    boolean afterQuote = false;
     while (i < n) {
       char c = sql.charAt(i);
       int skipTo = -1;
@@ -143,29 +144,57 @@ final class ClickHouseFunctions {
         skipTo = j < 0 ? n : j + 2;
       }
       if (skipTo >= 0) {
-        out.append(rewriteCode(sql.substring(codeStart, i))).append(sql, i, skipTo);
+        out.append(rewriteCode(sql.substring(codeStart, i), afterQuote)).append(sql, i, skipTo);
+        afterQuote = c != '-' && c != '/';
         i = skipTo;
         codeStart = i;
       } else {
         i++;
       }
     }
-    out.append(rewriteCode(sql.substring(codeStart)));
+    out.append(rewriteCode(sql.substring(codeStart), afterQuote));
     return out.toString();
   }
 
-  private static String rewriteCode(String code) {
+  /** @param afterQuote whether the code follows a string literal or quoted name (not a comment) */
+  private static String rewriteCode(String code, boolean afterQuote) {
     Matcher m = PARAMETRIC.matcher(code);
     code = m.replaceAll(r -> Matcher.quoteReplacement(r.group(1) + "(" + r.group(2) + ", "));
     code = ANY.matcher(code).replaceAll("\"any\"(");
-    return VALUE.matcher(code).replaceAll("\"value\"");
+    String c = code;
+    return VALUE.matcher(code).replaceAll(r -> namePosition(c.substring(0, r.start()), afterQuote)
+        ? "\"value\"" : Matcher.quoteReplacement(r.group()));
   }
 
   /**
    * A bare {@code value} (system.events', system.metrics', system.settings' column), which
-   * Calcite reserves for the row constructor {@code VALUE (…)}: quoted unless a parenthesis follows.
+   * Calcite reserves for the row constructor {@code VALUE (…)} and JSON's {@code KEY … VALUE …}.
    */
   private static final Pattern VALUE = Pattern.compile("(?i)(?<![\\w\"$])value(?![\\w\"$])(?!\\s*\\()");
+  /** Words after which an expression (so a column name) comes. */
+  private static final java.util.Set<String> BEFORE_EXPRESSION = java.util.Set.of("select", "where", "and", "or",
+      "by", "on", "not", "when", "then", "else", "having", "is", "in", "between", "distinct", "case", "like");
+
+  /**
+   * Whether what comes before a {@code value} puts it where a column name goes: after a comma, an
+   * opening parenthesis, an operator, a dot, or a word such as SELECT, WHERE, AND or BY; not after a
+   * literal or a name ({@code JSON_OBJECT('a' VALUE x)}, {@code JSON_OBJECTAGG(k VALUE v)}).
+   */
+  private static boolean namePosition(String before, boolean afterQuote) {
+    String b = before.stripTrailing();
+    if (b.isEmpty()) {
+      return !afterQuote;
+    }
+    char last = b.charAt(b.length() - 1);
+    if (",(=<>!+-*/.%|".indexOf(last) >= 0) {
+      return true;
+    }
+    int w = b.length();
+    while (w > 0 && Character.isLetter(b.charAt(w - 1))) {
+      w--;
+    }
+    return BEFORE_EXPRESSION.contains(b.substring(w).toLowerCase(Locale.ROOT));
+  }
 
   // ---------------------------------------------------------------- nodes
 
