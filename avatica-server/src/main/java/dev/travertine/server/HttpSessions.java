@@ -18,8 +18,19 @@ final class HttpSessions {
   static final long DEFAULT_TIMEOUT_SECONDS = 60;
   static final long MAX_TIMEOUT_SECONDS = 3600;
 
-  private record Session(String user, Connection connection, ReentrantLock lock, long[] expiresAtNanos,
-      long[] timeoutNanos) {}
+  /** One session: its owner, its connection, the lock a request holds, and when it expires (0: in use, never idle yet). */
+  private static final class Session {
+    final String user;
+    final Connection connection;
+    final ReentrantLock lock = new ReentrantLock();
+    volatile long expiresAtNanos;
+    volatile long timeoutNanos;
+
+    Session(String user, Connection connection) {
+      this.user = user;
+      this.connection = connection;
+    }
+  }
 
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
   private final LongSupplier nanoTime;
@@ -51,30 +62,30 @@ final class HttpSessions {
     String user = String.valueOf(TravertineServer.REMOTE_USER.get());
     Session s = sessions.get(id);
     if (s == null) {
-      Session fresh = new Session(user, open.open(new Properties()), new ReentrantLock(), new long[1], new long[1]);
+      Session fresh = new Session(user, open.open(new Properties()));
       s = sessions.putIfAbsent(id, fresh);
       if (s == null) {
         s = fresh;
       } else {
-        fresh.connection().close();
+        fresh.connection.close();
       }
     }
-    if (!s.user().equals(user)) {
+    if (!s.user.equals(user)) {
       throw new HttpQuery.HttpError(403, 373, "Session " + id + " belongs to another user");
     }
-    if (!s.lock().tryLock()) {
+    if (!s.lock.tryLock()) {
       throw new HttpQuery.HttpError(409, 373, "Session " + id + " is locked by a concurrent request");
     }
     Session held = s;
-    held.timeoutNanos()[0] = timeout * 1_000_000_000L;
+    held.timeoutNanos = timeout * 1_000_000_000L;
     return new Lease() {
       @Override public Connection connection() {
-        return held.connection();
+        return held.connection;
       }
 
       @Override public void release() {
-        held.expiresAtNanos()[0] = nanoTime.getAsLong() + held.timeoutNanos()[0];
-        held.lock().unlock();
+        held.expiresAtNanos = nanoTime.getAsLong() + held.timeoutNanos;
+        held.lock.unlock();
       }
     };
   }
@@ -83,15 +94,15 @@ final class HttpSessions {
   void expire() {
     long now = nanoTime.getAsLong();
     sessions.forEach((id, s) -> {
-      if (s.expiresAtNanos()[0] != 0 && now - s.expiresAtNanos()[0] > 0 && s.lock().tryLock()) {
+      if (s.expiresAtNanos != 0 && now - s.expiresAtNanos > 0 && s.lock.tryLock()) {
         try {
           if (sessions.remove(id, s)) {
-            s.connection().close();
+            s.connection.close();
           }
         } catch (SQLException ignored) {
           // closing an idle session
         } finally {
-          s.lock().unlock();
+          s.lock.unlock();
         }
       }
     });
@@ -101,7 +112,7 @@ final class HttpSessions {
   void closeAll() {
     sessions.forEach((id, s) -> {
       try {
-        s.connection().close();
+        s.connection.close();
       } catch (SQLException ignored) {
         // stopping
       }

@@ -290,7 +290,7 @@ public final class TravertineCli {
   /** The interactive shell: sqlline on the system terminal. */
   private static int runSqlline(List<String> sqllineArgs, PrintStream out, PrintStream err)
       throws IOException {
-    FailureTrackingSqlLine sqlline = new FailureTrackingSqlLine();
+    InteractiveSqlLine sqlline = new InteractiveSqlLine();
     sqlline.setOutputStream(out);
     sqlline.setErrorStream(err);
     final SqlLine.Status status;
@@ -488,13 +488,10 @@ public final class TravertineCli {
   }
 
   /**
-   * sqlline that remembers whether any statement or command failed (sqlline itself reports
-   * only the last -e command's status) and prints SQL errors as one line, as it does after
-   * start-up, instead of the stack trace it prints for errors in -e commands.
+   * The interactive shell's sqlline: SQL errors as one line (the engine's words, code and
+   * SQLSTATE) instead of a stack trace, and a usable width on terminals that report none.
    */
-  static final class FailureTrackingSqlLine extends SqlLine {
-    boolean failed;
-
+  static final class InteractiveSqlLine extends SqlLine {
     @Override
     public LineReader getConsoleReader(InputStream inputStream, History fileHistory)
         throws IOException {
@@ -522,7 +519,6 @@ public final class TravertineCli {
         super.handleException(e);
         return;
       }
-      failed = true;
       if (t instanceof SQLException && !getOpts().getVerbose()) {
         for (SQLException s = (SQLException) t; s != null; s = s.getNextException()) {
           error(String.format(Locale.ROOT, "Error: %s (code %d, SQLSTATE %s)",

@@ -122,27 +122,7 @@ final class ClickHouseFunctions {
     boolean afterQuote = false;
     while (i < n) {
       char c = sql.charAt(i);
-      int skipTo = -1;
-      if (c == '\'' || c == '"' || c == '`') {
-        int j = i + 1;
-        while (j < n) {
-          if (sql.charAt(j) == c) {
-            if (j + 1 < n && sql.charAt(j + 1) == c) {
-              j += 2;
-              continue;
-            }
-            break;
-          }
-          j++;
-        }
-        skipTo = Math.min(n, j + 1);
-      } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-        int j = sql.indexOf('\n', i);
-        skipTo = j < 0 ? n : j;
-      } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-        int j = sql.indexOf("*/", i + 2);
-        skipTo = j < 0 ? n : j + 2;
-      }
+      int skipTo = SqlText.skipQuotedOrComment(sql, i);
       if (skipTo >= 0) {
         out.append(rewriteCode(sql.substring(codeStart, i), afterQuote)).append(sql, i, skipTo);
         afterQuote = c != '-' && c != '/';

@@ -44,27 +44,26 @@ public final class ClickHouseUdfs {
     double level = 0.5;
   }
 
-  private static Acc add(Acc a, Double x, Double level) {
-    if (level != null) {
-      if (!(level >= 0 && level <= 1)) {
-        throw new IllegalArgumentException("Quantile level must be between 0 and 1, was " + level);
-      }
-      a.level = level;
-    }
-    if (x != null && !x.isNaN()) {
-      a.values.add(x.doubleValue());
-    }
-    return a;
-  }
-
-  /** {@code tv_quantile(x, level)}: interpolated, NULL for no values. */
-  public static final class Quantile {
+  /**
+   * The accumulation both quantile aggregates share: a group's non-NULL, non-NaN values and the
+   * level asked for; a subclass picks the value.
+   */
+  public abstract static class QuantileBase {
     public Acc init() {
       return new Acc();
     }
 
     public Acc add(Acc a, Double x, Double level) {
-      return ClickHouseUdfs.add(a, x, level);
+      if (level != null) {
+        if (!(level >= 0 && level <= 1)) {
+          throw new IllegalArgumentException("Quantile level must be between 0 and 1, was " + level);
+        }
+        a.level = level;
+      }
+      if (x != null && !x.isNaN()) {
+        a.values.add(x.doubleValue());
+      }
+      return a;
     }
 
     public Acc merge(Acc a, Acc b) {
@@ -72,6 +71,7 @@ public final class ClickHouseUdfs {
       return a;
     }
 
+    /** The quantile of the group's values, NULL for none. */
     public Double result(Acc a) {
       int n = a.values.size();
       if (n == 0) {
@@ -79,36 +79,27 @@ public final class ClickHouseUdfs {
       }
       double[] v = a.values.toDoubleArray();
       java.util.Arrays.sort(v);
-      double pos = a.level * (n - 1);
+      return pick(v, a.level);
+    }
+
+    /** The quantile of sorted, non-empty values. */
+    abstract double pick(double[] sorted, double level);
+  }
+
+  /** {@code tv_quantile(x, level)}: interpolated between the two nearest ranks. */
+  public static final class Quantile extends QuantileBase {
+    @Override double pick(double[] v, double level) {
+      double pos = level * (v.length - 1);
       int lo = (int) Math.floor(pos);
-      int hi = Math.min(n - 1, lo + 1);
+      int hi = Math.min(v.length - 1, lo + 1);
       return v[lo] + (v[hi] - v[lo]) * (pos - lo);
     }
   }
 
-  /** {@code tv_quantile_exact(x, level)}: the value at rank ⌊level·n⌋, NULL for no values. */
-  public static final class QuantileExact {
-    public Acc init() {
-      return new Acc();
-    }
-
-    public Acc add(Acc a, Double x, Double level) {
-      return ClickHouseUdfs.add(a, x, level);
-    }
-
-    public Acc merge(Acc a, Acc b) {
-      a.values.addAll(b.values);
-      return a;
-    }
-
-    public Double result(Acc a) {
-      int n = a.values.size();
-      if (n == 0) {
-        return null;
-      }
-      double[] v = a.values.toDoubleArray();
-      java.util.Arrays.sort(v);
-      return v[Math.min(n - 1, (int) (a.level * n))];
+  /** {@code tv_quantile_exact(x, level)}: the value at rank ⌊level·n⌋. */
+  public static final class QuantileExact extends QuantileBase {
+    @Override double pick(double[] v, double level) {
+      return v[Math.min(v.length - 1, (int) (level * v.length))];
     }
   }
 }

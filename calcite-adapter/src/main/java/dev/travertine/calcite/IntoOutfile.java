@@ -48,25 +48,9 @@ final class IntoOutfile {
     int n = sql.length();
     while (i < n) {
       char c = sql.charAt(i);
-      if (c == '\'' || c == '"' || c == '`') {
-        int j = i + 1;
-        while (j < n) {
-          if (sql.charAt(j) == c) {
-            if (j + 1 < n && sql.charAt(j + 1) == c) {
-              j += 2;
-              continue;
-            }
-            break;
-          }
-          j++;
-        }
-        i = j + 1;
-      } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-        int j = sql.indexOf('\n', i);
-        i = j < 0 ? n : j + 1;
-      } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-        int j = sql.indexOf("*/", i + 2);
-        i = j < 0 ? n : j + 2;
+      int skip = SqlText.skipQuotedOrComment(sql, i);
+      if (skip >= 0) {
+        i = skip;
       } else if (Character.isLetter(c) && (i == 0 || !Character.isLetterOrDigit(sql.charAt(i - 1))
           && sql.charAt(i - 1) != '_')) {
         if (sql.regionMatches(true, i, "INTO", 0, 4)) {

@@ -65,8 +65,7 @@ public record OutputFormat(Kind kind, boolean names, boolean types) {
       case "json":
         return new OutputFormat(Kind.SQLLINE_JSON, true, false);
       default:
-        OutputFormat clickHouse = byClickHouseName(name);
-        return clickHouse;
+        return byClickHouseName(name);
     }
   }
 

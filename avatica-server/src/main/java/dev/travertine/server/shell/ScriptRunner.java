@@ -143,7 +143,7 @@ public final class ScriptRunner {
       try {
         scripts.add(ScriptSplitter.split(text));
       } catch (ScriptSplitter.UnterminatedException e) {
-        err.println("Error" + where(source, options, e.line(), e.column()) + ": " + e.getMessage()
+        err.println("Error" + where(source, e.line(), e.column()) + ": " + e.getMessage()
             + "; nothing was run");
         return 1;
       }
@@ -199,7 +199,7 @@ public final class ScriptRunner {
       Options options, Writer w) {
     String sql = statement.sql();
     if (sql.startsWith("!")) {
-      err.println("Error" + where(source, options, statement.line(), statement.column())
+      err.println("Error" + where(source, statement.line(), statement.column())
           + ": sqlline commands (" + sql.split("\\s")[0] + ") work in the interactive shell only");
       return false;
     }
@@ -211,7 +211,7 @@ public final class ScriptRunner {
         format = split.format();
       }
     } catch (IllegalArgumentException e) {
-      err.println("Error" + where(source, options, statement.line(), statement.column()) + ": " + e.getMessage());
+      err.println("Error" + where(source, statement.line(), statement.column()) + ": " + e.getMessage());
       return false;
     }
     long start = System.nanoTime();
@@ -232,17 +232,13 @@ public final class ScriptRunner {
       return true;
     } catch (SQLException | RuntimeException e) {
       flushQuietly(w);
-      err.println(ErrorText.describe(e, statement, scriptCount(options) > 1 || statement.line() > 1
-          || statement.column() > 1, where(source, options, 0, 0), options.verbose()));
+      err.println(ErrorText.describe(e, statement, options.sources().size() > 1 || statement.line() > 1
+          || statement.column() > 1, where(source, 0, 0), options.verbose()));
       return false;
     } catch (IOException e) {
       err.println("Error: cannot write the result: " + e.getMessage());
       return false;
     }
-  }
-
-  private static int scriptCount(Options options) {
-    return options.sources().size();
   }
 
   private static void flushQuietly(Writer w) {
@@ -254,7 +250,7 @@ public final class ScriptRunner {
   }
 
   /** " in FILE at line L, column C" (the file only when it is one; the position when known). */
-  private static String where(Source source, Options options, int line, int column) {
+  private static String where(Source source, int line, int column) {
     StringBuilder b = new StringBuilder();
     if (source.file() != null) {
       b.append(" in ").append(source.name());

@@ -39,34 +39,34 @@ public final class ShowStatements {
             + ") AS t(\"name\")"
         : "(SELECT \"name\" FROM \"system\".\"tables\" WHERE \"database\" = '" + MAIN + "'"
             + " UNION ALL SELECT \"name\" FROM \"system\".\"views\") AS t";
-    return query(pos, "SELECT CAST(\"name\" AS VARCHAR) AS \"name\" FROM " + from + likeClause(like, not)
+    return query("SELECT CAST(\"name\" AS VARCHAR) AS \"name\" FROM " + from + likeClause(like, not)
         + " ORDER BY \"name\"");
   }
 
   public static SqlNode databases(SqlParserPos pos, SqlNode like) {
-    return query(pos, "SELECT CAST(\"name\" AS VARCHAR) AS \"name\""
+    return query("SELECT CAST(\"name\" AS VARCHAR) AS \"name\""
         + " FROM (VALUES ('" + MAIN + "'), ('" + SYSTEM + "')) AS d(\"name\")"
         + likeClause(like, false) + " ORDER BY \"name\"");
   }
 
   public static SqlNode createTable(SqlParserPos pos, SqlIdentifier table) {
-    return query(pos, "SELECT * FROM TABLE(\"show_create_table\"(" + quote(name(table)) + "))");
+    return query("SELECT * FROM TABLE(\"show_create_table\"(" + quote(name(table)) + "))");
   }
 
   public static SqlNode describe(SqlParserPos pos, SqlIdentifier table) {
-    return query(pos, "SELECT * FROM TABLE(\"describe_table\"(" + quote(name(table)) + "))");
+    return query("SELECT * FROM TABLE(\"describe_table\"(" + quote(name(table)) + "))");
   }
 
   public static SqlNode exists(SqlParserPos pos, SqlIdentifier table) {
-    return query(pos, "SELECT * FROM TABLE(\"exists_table\"(" + quote(name(table)) + "))");
+    return query("SELECT * FROM TABLE(\"exists_table\"(" + quote(name(table)) + "))");
   }
 
   public static SqlNode processList(SqlParserPos pos) {
-    return query(pos, "SELECT * FROM \"system\".\"processes\"");
+    return query("SELECT * FROM \"system\".\"processes\"");
   }
 
   public static SqlNode settings(SqlParserPos pos, SqlNode like) {
-    return query(pos, "SELECT \"name\", \"type\", \"value\", \"changed\", \"default\", \"description\""
+    return query("SELECT \"name\", \"type\", \"value\", \"changed\", \"default\", \"description\""
         + " FROM \"system\".\"settings\"" + likeClause(like, false) + " ORDER BY \"name\"");
   }
 
@@ -105,7 +105,7 @@ public final class ShowStatements {
     return "'" + s.replace("'", "''") + "'";
   }
 
-  private static SqlNode query(SqlParserPos pos, String sql) {
+  private static SqlNode query(String sql) {
     try {
       return SqlParser.create(sql, SqlParser.config()
           .withParserFactory(TravertineSqlParserImpl.FACTORY)
