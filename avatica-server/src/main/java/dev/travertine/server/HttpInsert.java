@@ -1,6 +1,6 @@
 package dev.travertine.server;
 
-import dev.travertine.calcite.SqlErrors;
+import dev.travertine.calcite.TravertineSchema;
 import dev.travertine.calcite.TableLoad;
 import dev.travertine.formats.BulkLoad;
 import dev.travertine.formats.FileLoad;
@@ -19,19 +19,19 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 
 /**
  * ClickHouse's HTTP insert: {@code POST /?query=INSERT INTO t [(c, …)] FORMAT CSV} with the rows
- * as the request body, streamed into the engine's parallel loader (no whole-body buffering) as one
+ * as the request body, or a body that starts with that statement and has the rows after its line
+ * break. The rows stream into the engine's parallel loader (no whole-body buffering) as one
  * insert: all rows or none. Other query parameters that name session settings apply to this
  * insert ({@code &input_format_allow_errors_num=10}); {@code Content-Encoding: gzip} or
  * {@code zstd} bodies are decompressed. Authentication is the server's (the request reaches this
  * handler only when it passed). Parquet and ORC bodies ({@code FORMAT Parquet}) are spooled to a
- * scratch file first, since they are read by position. Success: 200, an empty body and an {@code X-Travertine-Summary}
- * header with the rows written; failure: 400 (bad input or statement), 403 (not allowed), 404
- * (unknown table) or 500, with {@code Code: N. message} as the body.
+ * scratch file first, since they are read by position. Success: 200, an empty body and the
+ * {@code X-ClickHouse-Summary} header (and ours, {@code X-Travertine-Summary}, with the rows
+ * skipped as bad); failure: {@link HttpErrors}.
  */
 final class HttpInsert {
   private static final Pattern INSERT = Pattern.compile(
@@ -73,20 +73,35 @@ final class HttpInsert {
     return out;
   }
 
-  static void handle(HttpServletRequest request, HttpServletResponse response, Sessions sessions) throws IOException {
-    Map<String, String> params;
-    try {
-      params = urlParameters(request.getQueryString());
-    } catch (IllegalArgumentException e) {
-      fail(request, response, 400, 62, "Malformed URL parameters: " + e.getMessage());
-      return;
-    }
-    String query = params.get("query");
-    Matcher m = INSERT.matcher(query == null ? "" : query);
-    if (!"POST".equals(request.getMethod()) || !m.matches()) {
-      fail(request, response, 400, 62, "This endpoint takes POST /?query=INSERT INTO t [(c, …)] FORMAT CSV|CSVWithNames|"
-          + "TabSeparated|TabSeparatedWithNames with the rows as the body; other statements go through JDBC"
-          + " (Avatica) on this port");
+  /**
+   * The start of a POST body that is itself the insert: {@code INSERT INTO t [(c, …)] FORMAT name},
+   * then (after spaces and one line break) the rows, as ClickHouse takes it without {@code query=}.
+   */
+  private static final Pattern BODY_INSERT = Pattern.compile(
+      "\\s*INSERT\\s+INTO\\s+(\"(?:[^\"]|\"\")+\"|[\\w$]+)\\s*(?:\\([^)]*\\))?\\s*FORMAT\\s+\\w+[ \\t]*(\\r?\\n|$)",
+      Pattern.CASE_INSENSITIVE);
+
+  /**
+   * How many bytes at the start of {@code prefix} are an insert statement whose rows follow it in the
+   * same body (the statement, its line break included), or -1.
+   */
+  static int bodyInsertLength(byte[] prefix, int length) {
+    String s = new String(prefix, 0, length, StandardCharsets.ISO_8859_1); // one char per byte
+    Matcher m = BODY_INSERT.matcher(s);
+    return m.lookingAt() && (m.group(2).length() > 0 || m.end() == length) ? m.end() : -1;
+  }
+
+  /**
+   * Runs {@code query} (an insert that {@link #isInsert} accepts) with {@code body} as its rows.
+   *
+   * @param contentEncoding the body's compression ({@code gzip}, {@code zstd}) or null
+   */
+  static void handle(HttpServletResponse response, Sessions sessions, Map<String, String> params, String query,
+      InputStream body, String contentEncoding, long contentLength) throws IOException {
+    Matcher m = INSERT.matcher(query);
+    if (!m.matches()) {
+      fail(body, response, 400, 62, "Not an insert with its rows as the body: POST /?query=INSERT INTO t [(c, …)]"
+          + " FORMAT CSV|CSVWithNames|TabSeparated|TabSeparatedWithNames|JSONEachRow|Parquet|ORC");
       return;
     }
     String table = unquote(m.group(1));
@@ -110,49 +125,51 @@ final class HttpInsert {
         throw new IllegalArgumentException("a column list");
       }
     } catch (IllegalArgumentException e) {
-      fail(request, response, 400, 73, binary != null ? "Parquet and ORC columns go to the table's by name; leave out the"
-          + " column list" : "Unknown format " + m.group(3) + " (CSV, CSVWithNames, TabSeparated, TSV,"
+      fail(body, response, 400, 73, binary != null ? "Parquet and ORC columns go to the table's by name; leave out"
+          + " the column list" : "Unknown format " + m.group(3) + " (CSV, CSVWithNames, TabSeparated, TSV,"
           + " TabSeparatedWithNames, JSONEachRow, Parquet, ORC)");
       return;
     }
     Properties settings = new Properties();
     params.forEach((name, value) -> {
-      if (!name.equals("query")) {
+      if (!HttpQuery.OWN.contains(name)) {
         settings.setProperty(name, value);
       }
     });
-    String encoding = request.getHeader("Content-Encoding");
-    String pseudoName = encoding == null ? "" : switch (encoding.toLowerCase(Locale.ROOT)) {
+    String pseudoName = contentEncoding == null ? "" : switch (contentEncoding.toLowerCase(Locale.ROOT)) {
       case "gzip" -> ".gz";
       case "zstd" -> ".zst";
       default -> null;
     };
     if (pseudoName == null) {
-      fail(request, response, 400, 36, "Unsupported Content-Encoding: " + encoding + " (gzip, zstd)");
+      fail(body, response, 400, 36, "Unsupported Content-Encoding: " + contentEncoding + " (gzip, zstd)");
       return;
     }
+    long start = System.nanoTime();
     try (Connection c = sessions.open(settings)) {
-      InputStream body = new java.io.FilterInputStream(request.getInputStream()) {
+      InputStream rows = new java.io.FilterInputStream(body) {
         @Override public void close() {
           // The loader closes its source; the body stays open, so that an error can drain it.
         }
       };
-      BulkLoad.Result r = binary != null ? loadFile(c, table, binary, body, pseudoName, query.trim())
+      String queryId = params.get("query_id");
+      if (queryId != null && !queryId.isEmpty()) {
+        TravertineSchema.session(c).useQueryId(queryId);
+      }
+      BulkLoad.Result r = binary != null ? loadFile(c, table, binary, rows, pseudoName, query.trim())
           : TableLoad.load(c, new TableLoad.Request(table, columns, format, -1,
-              List.of(BulkLoad.Source.stream("body" + pseudoName, request.getContentLengthLong(), body)), null,
-              query.trim()));
+              List.of(BulkLoad.Source.stream("body" + pseudoName, contentLength, rows)), null, query.trim()));
       response.setStatus(200);
+      response.setHeader("X-ClickHouse-Summary", String.format(Locale.ROOT,
+          "{\"read_rows\":\"0\",\"read_bytes\":\"%d\",\"written_rows\":\"%d\",\"written_bytes\":\"%d\","
+              + "\"total_rows_to_read\":\"0\",\"result_rows\":\"0\",\"result_bytes\":\"0\",\"elapsed_ns\":\"%d\"}",
+          r.bytesRead(), r.rows(), r.partBytes(), System.nanoTime() - start));
       response.setHeader("X-Travertine-Summary", String.format(Locale.ROOT,
           "{\"written_rows\":\"%d\",\"bad_rows\":\"%d\",\"read_bytes\":\"%d\"}", r.rows(), r.badRows(), r.bytesRead()));
       response.setContentLength(0);
     } catch (SQLException | IOException | RuntimeException e) {
-      SqlErrors.Error err = SqlErrors.classify(e);
-      int status = e instanceof BulkLoad.BadInputException ? 400
-          : "42S02".equals(err.sqlState()) ? 404
-          : hasCause(e, SecurityException.class) ? 403
-          : err.sqlState().startsWith("42") || err.sqlState().startsWith("22") || hasCause(e, IllegalArgumentException.class)
-              ? 400 : 500;
-      fail(request, response, status, err.code(), err.message());
+      drain(body);
+      HttpErrors.answer(response, e);
     }
   }
 
@@ -176,15 +193,6 @@ final class HttpInsert {
     }
   }
 
-  private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
-    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      if (type.isInstance(c)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   private static String unquote(String name) {
     return name.startsWith("\"") && name.endsWith("\"") && name.length() >= 2
         ? name.substring(1, name.length() - 1).replace("\"\"", "\"") : name;
@@ -194,21 +202,20 @@ final class HttpInsert {
    * Answers with an error. The rest of the body is read first (and dropped): a client that is still
    * sending would otherwise get a broken pipe instead of the answer.
    */
-  private static void fail(HttpServletRequest request, HttpServletResponse response, int status, int code,
-      String message) throws IOException {
+  private static void fail(InputStream body, HttpServletResponse response, int status, int code, String message)
+      throws IOException {
+    drain(body);
+    HttpErrors.answer(response, status, code, message);
+  }
+
+  private static void drain(InputStream body) {
     try {
-      InputStream in = request.getInputStream();
       byte[] sink = new byte[1 << 16];
-      while (in.read(sink) >= 0) {
+      while (body.read(sink) >= 0) {
         // dropped
       }
     } catch (IOException | IllegalStateException e) {
       // The client went away, or the body is unreadable: answer anyway.
     }
-    response.setStatus(status);
-    response.setContentType("text/plain;charset=utf-8");
-    byte[] b = ("Code: " + code + ". " + message + "\n").getBytes(StandardCharsets.UTF_8);
-    response.setContentLength(b.length);
-    response.getOutputStream().write(b);
   }
 }

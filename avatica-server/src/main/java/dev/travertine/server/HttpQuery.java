@@ -2,6 +2,7 @@ package dev.travertine.server;
 
 import dev.travertine.calcite.SqlErrors;
 import dev.travertine.calcite.TravertineSchema;
+import dev.travertine.mergetree.query.QueryContext;
 import dev.travertine.server.shell.FormatClause;
 import dev.travertine.server.shell.OutputFormat;
 import dev.travertine.server.shell.ResultWriter;
@@ -46,7 +47,7 @@ final class HttpQuery {
   private HttpQuery() {}
 
   /** Parameters that are this interface's own, not session settings. */
-  private static final Set<String> OWN = Set.of("query", "query_id", "session_id", "session_timeout", "database",
+  static final Set<String> OWN = Set.of("query", "query_id", "session_id", "session_timeout", "database",
       "default_format", "session_check", "wait_end_of_query", "enable_http_compression", "http_zlib_compression_level",
       "send_progress_in_http_headers", "user", "password");
 
@@ -70,17 +71,17 @@ final class HttpQuery {
     try {
       List<ScriptSplitter.Statement> statements = ScriptSplitter.split(text);
       if (statements.isEmpty()) {
-        throw new HttpError(400, 62, "Empty query");
+        throw new HttpErrors.HttpError(400, 62, "Empty query");
       }
       if (statements.size() > 1) {
-        throw new HttpError(400, 62, "Multi-statements are not allowed: send one statement per request");
+        throw new HttpErrors.HttpError(400, 62, "Multi-statements are not allowed: send one statement per request");
       }
       statement = statements.get(0);
     } catch (ScriptSplitter.UnterminatedException e) {
-      fail(response, 400, 62, "Syntax error at line " + e.line() + ", column " + e.column() + ": " + e.getMessage());
+      HttpErrors.answer(response, 400, 62, "Syntax error at line " + e.line() + ", column " + e.column() + ": " + e.getMessage());
       return;
-    } catch (HttpError e) {
-      fail(response, e.status, e.code, e.getMessage());
+    } catch (HttpErrors.HttpError e) {
+      HttpErrors.answer(response, e);
       return;
     }
     String sql = statement.sql();
@@ -96,18 +97,18 @@ final class HttpQuery {
       }
       String db = params.getOrDefault("database", "");
       if (!db.isEmpty() && !db.equalsIgnoreCase(TravertineSchema.NAME) && !db.equalsIgnoreCase("default")) {
-        throw new HttpError(404, 81, "Database " + db + " does not exist");
+        throw new HttpErrors.HttpError(404, 81, "Database " + db + " does not exist");
       }
       sql = QueryParameters.substitute(sql, params);
-    } catch (HttpError e) {
-      fail(response, e.status, e.code, e.getMessage());
+    } catch (HttpErrors.HttpError e) {
+      HttpErrors.answer(response, e);
       return;
     } catch (IllegalArgumentException e) {
-      fail(response, 400, e.getMessage().startsWith("Unknown output format") ? 73 : 456, e.getMessage());
+      HttpErrors.answer(response, 400, e.getMessage().startsWith("Unknown output format") ? 73 : 456, e.getMessage());
       return;
     }
     if ("GET".equals(request.getMethod()) && WRITE.matcher(sql).matches()) {
-      fail(response, 400, 164, "Cannot execute this statement with a GET request: GET is read-only (as in"
+      HttpErrors.answer(response, 400, 164, "Cannot execute this statement with a GET request: GET is read-only (as in"
           + " ClickHouse); send it with POST");
       return;
     }
@@ -128,11 +129,11 @@ final class HttpQuery {
         c = lease.connection();
         applySettings(c, settings);
       }
-    } catch (HttpError e) {
-      fail(response, e.status, e.code, e.getMessage());
+    } catch (HttpErrors.HttpError e) {
+      HttpErrors.answer(response, e);
       return;
     } catch (SQLException | RuntimeException e) {
-      failWith(response, e);
+      HttpErrors.answer(response, e);
       return;
     }
     try {
@@ -161,6 +162,9 @@ final class HttpQuery {
     }
   }
 
+  /** What the answer holds back before its headers go, so that a short answer's summary is final. */
+  static final int HELD_BYTES = 256 << 10;
+
   private static void run(HttpServletRequest request, HttpServletResponse response, Connection c, String sql,
       String queryId, OutputFormat format) throws IOException {
     var session = sessionOf(c);
@@ -169,42 +173,59 @@ final class HttpQuery {
     }
     long start = System.nanoTime();
     Statement st = null;
-    boolean started = false;
+    HeldBody held = null;
     Writer w = null;
+    QueryContext[] query = new QueryContext[1];
+    long[] resultRows = {0};
     try {
       st = c.createStatement();
       if (st.execute(sql)) {
+        query[0] = session == null ? null : session.currentQuery();
         try (ResultSet rs = st.getResultSet()) {
           response.setStatus(200);
           response.setContentType(contentType(format));
           response.setHeader("X-ClickHouse-Format", formatName(format));
-          OutputStream out = compressed(request, response);
-          started = true;
+          held = new HeldBody(response, HELD_BYTES, () -> response.setHeader("X-ClickHouse-Summary",
+              summary(query[0], 0, resultRows[0], System.nanoTime() - start)));
+          OutputStream out = compressed(request, response, held);
           w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
-          new ResultWriter(format, w, "NULL").write(rs, start);
+          ResultWriter writer = new ResultWriter(format, w, "NULL");
+          QueryContext q = query[0];
+          if (q != null) {
+            writer.withStatistics(new ResultWriter.ReadStatistics() {
+              @Override public long rowsRead() {
+                return q.readRows();
+              }
+
+              @Override public long bytesRead() {
+                return q.readBytes();
+              }
+            });
+          }
+          resultRows[0] = writer.write(rs, start);
           w.flush();
           out.close();
         }
       } else {
-        long count = st.getUpdateCount();
+        long count = Math.max(0, st.getUpdateCount());
+        query[0] = session == null ? null : session.currentQuery();
         response.setStatus(200);
-        response.setHeader("X-ClickHouse-Summary", String.format(Locale.ROOT,
-            "{\"written_rows\":\"%d\",\"elapsed_ns\":\"%d\"}", Math.max(0, count), System.nanoTime() - start));
+        response.setHeader("X-ClickHouse-Summary", summary(query[0], count, 0, System.nanoTime() - start));
         response.setContentLength(0);
       }
     } catch (org.eclipse.jetty.io.EofException | java.io.UncheckedIOException e) {
       // The client went away while rows were sent: the query stops.
       cancel(st);
     } catch (SQLException | RuntimeException e) {
-      if (!started || !response.isCommitted()) {
+      if (held == null || !held.released()) {
         // Nothing reached the client yet (the first rows fail, as 1 / 0 does): a proper error answer.
         response.reset(); // the buffered start of the body (a compressor's header) goes too
         response.setHeader("X-ClickHouse-Query-Id", queryId);
-        failWith(response, e);
-      } else if (w != null) {
+        HttpErrors.answer(response, e);
+      } else {
         SqlErrors.Error err = SqlErrors.classify(e);
         try {
-          w.write("\nCode: " + err.code() + ". DB::Exception: " + err.message() + "\n");
+          w.write("\n" + HttpErrors.body(err.code(), err.message()));
           w.flush();
         } catch (IOException ignored) {
           // the client is gone
@@ -222,6 +243,18 @@ final class HttpQuery {
         }
       }
     }
+  }
+
+  /**
+   * ClickHouse's {@code X-ClickHouse-Summary}: what the statement read (from its query context,
+   * when it has one), wrote and answered so far.
+   */
+  static String summary(QueryContext q, long writtenRows, long resultRows, long elapsedNanos) {
+    long read = q == null ? 0 : q.readRows();
+    long bytes = q == null ? 0 : q.readBytes();
+    return String.format(Locale.ROOT, "{\"read_rows\":\"%d\",\"read_bytes\":\"%d\",\"written_rows\":\"%d\","
+        + "\"written_bytes\":\"0\",\"total_rows_to_read\":\"0\",\"result_rows\":\"%d\",\"result_bytes\":\"0\","
+        + "\"elapsed_ns\":\"%d\"}", read, bytes, writtenRows, resultRows, elapsedNanos);
   }
 
   private static void cancel(Statement st) {
@@ -243,9 +276,9 @@ final class HttpQuery {
   }
 
   /** The response body, compressed as the client accepts (zstd, else gzip), else plain. */
-  private static OutputStream compressed(HttpServletRequest request, HttpServletResponse response) throws IOException {
+  private static OutputStream compressed(HttpServletRequest request, HttpServletResponse response,
+      OutputStream raw) throws IOException {
     String accept = String.valueOf(request.getHeader("Accept-Encoding")).toLowerCase(Locale.ROOT);
-    OutputStream raw = response.getOutputStream();
     if (accept.contains("zstd")) {
       response.setHeader("Content-Encoding", "zstd");
       return new com.github.luben.zstd.ZstdOutputStream(raw);
@@ -278,47 +311,5 @@ final class HttpQuery {
       case NULL -> "Null";
       default -> "Pretty";
     };
-  }
-
-  /** An answer with a status and ClickHouse's code, before any of the body was sent. */
-  static final class HttpError extends Exception {
-    final int status;
-    final int code;
-
-    HttpError(int status, int code, String message) {
-      super(message);
-      this.status = status;
-      this.code = code;
-    }
-  }
-
-  private static void failWith(HttpServletResponse response, Throwable e) throws IOException {
-    SqlErrors.Error err = SqlErrors.classify(e);
-    String state = err.sqlState();
-    int status = "42S02".equals(state) || err.code() == 81 ? 404
-        : hasCause(e, SecurityException.class) || state.equals("28000") || state.equals("42501")
-            || state.equals("25006") ? 403
-        : state.startsWith("42") || state.startsWith("22") || state.startsWith("21") || state.startsWith("23")
-            || state.equals("0A000") || err.code() == 216 ? 400
-        : 500;
-    fail(response, status, err.code(), err.message());
-  }
-
-  private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
-    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      if (type.isInstance(c)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  static void fail(HttpServletResponse response, int status, int code, String message) throws IOException {
-    response.setStatus(status);
-    response.setHeader("X-ClickHouse-Exception-Code", String.valueOf(code));
-    response.setContentType("text/plain; charset=UTF-8");
-    byte[] b = ("Code: " + code + ". DB::Exception: " + message + "\n").getBytes(StandardCharsets.UTF_8);
-    response.setContentLength(b.length);
-    response.getOutputStream().write(b);
   }
 }

@@ -46,16 +46,16 @@ final class HttpSessions {
     void release();
   }
 
-  Lease acquire(String id, String timeoutParam, HttpInsert.Sessions open) throws HttpQuery.HttpError, SQLException {
+  Lease acquire(String id, String timeoutParam, HttpInsert.Sessions open) throws HttpErrors.HttpError, SQLException {
     long timeout = DEFAULT_TIMEOUT_SECONDS;
     if (timeoutParam != null && !timeoutParam.isEmpty()) {
       try {
         timeout = Long.parseLong(timeoutParam);
       } catch (NumberFormatException e) {
-        throw new HttpQuery.HttpError(400, 72, "Invalid session_timeout: '" + timeoutParam + "' (seconds)");
+        throw new HttpErrors.HttpError(400, 72, "Invalid session_timeout: '" + timeoutParam + "' (seconds)");
       }
       if (timeout <= 0 || timeout > MAX_TIMEOUT_SECONDS) {
-        throw new HttpQuery.HttpError(400, 72, "session_timeout must be 1 to " + MAX_TIMEOUT_SECONDS + " seconds");
+        throw new HttpErrors.HttpError(400, 72, "session_timeout must be 1 to " + MAX_TIMEOUT_SECONDS + " seconds");
       }
     }
     expire();
@@ -71,10 +71,10 @@ final class HttpSessions {
       }
     }
     if (!s.user.equals(user)) {
-      throw new HttpQuery.HttpError(403, 373, "Session " + id + " belongs to another user");
+      throw new HttpErrors.HttpError(403, 373, "Session " + id + " belongs to another user");
     }
     if (!s.lock.tryLock()) {
-      throw new HttpQuery.HttpError(409, 373, "Session " + id + " is locked by a concurrent request");
+      throw new HttpErrors.HttpError(409, 373, "Session " + id + " is locked by a concurrent request");
     }
     Session held = s;
     held.timeoutNanos = timeout * 1_000_000_000L;

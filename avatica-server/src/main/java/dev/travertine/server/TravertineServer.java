@@ -88,6 +88,10 @@ public final class TravertineServer implements AutoCloseable {
             for (var c : server.getConnectors()) {
               if (c instanceof ServerConnector sc) {
                 sc.setHost(config.host());
+                var http1 = sc.getConnectionFactory(org.eclipse.jetty.server.HttpConnectionFactory.class);
+                if (http1 != null) {
+                  http1.getHttpConfiguration().addCustomizer(new ClickHouseCredentials());
+                }
               }
             }
           }), Server.class);
@@ -216,6 +220,8 @@ public final class TravertineServer implements AutoCloseable {
    * starts with its field tag, never '{'), so clients of either serialization share the port.
    */
   private static final class Endpoints extends HandlerWrapper implements AvaticaHandler {
+    /** How much of a POST body is looked at for an insert statement before its rows. */
+    private static final int PREFIX_BYTES = 1 << 16;
     private final AvaticaHandler json;
     private final AvaticaHandler protobuf;
     private final Connection engine;
@@ -328,13 +334,18 @@ public final class TravertineServer implements AutoCloseable {
         try {
           params = HttpInsert.urlParameters(request.getQueryString());
         } catch (IllegalArgumentException e) {
-          HttpQuery.fail(response, 400, 62, "Malformed URL parameters: " + e.getMessage());
+          HttpErrors.answer(response, 400, 62, "Malformed URL parameters: " + e.getMessage());
           baseRequest.setHandled(true);
           return;
         }
         if (params.containsKey("query")) {
           if (HttpInsert.isInsert(params.get("query"))) { // INSERT … FORMAT with the rows as the body
-            HttpInsert.handle(request, response, meta::openSession);
+            if (!"POST".equals(request.getMethod())) {
+              HttpErrors.answer(response, 400, 164, "An insert takes its rows as a POST body");
+            } else {
+              HttpInsert.handle(response, meta::openSession, params, params.get("query"), request.getInputStream(),
+                  request.getHeader("Content-Encoding"), request.getContentLengthLong());
+            }
           } else {
             String body = "POST".equals(request.getMethod())
                 ? new String(request.getInputStream().readAllBytes(), StandardCharsets.UTF_8) : null;
@@ -353,8 +364,40 @@ public final class TravertineServer implements AutoCloseable {
         HttpServletRequest r = request;
         AvaticaHandler to = json; // a GET carries its JSON request in a parameter
         if ("POST".equals(request.getMethod())) {
-          byte[] body = request.getInputStream().readAllBytes();
-          if (!BufferedBodyRequest.isJson(body) && !BufferedBodyRequest.isProtobuf(body)) {
+          String encoding = request.getHeader("Content-Encoding");
+          java.io.InputStream in = request.getInputStream();
+          if (encoding != null && encoding.equalsIgnoreCase("identity")) {
+            encoding = null;
+          }
+          if (encoding != null) { // SQL (Avatica's requests are never compressed)
+            String e = encoding.toLowerCase(java.util.Locale.ROOT);
+            if (!e.equals("gzip") && !e.equals("zstd")) {
+              HttpErrors.answer(response, 400, 36, "Unsupported Content-Encoding: " + encoding + " (gzip, zstd)");
+              baseRequest.setHandled(true);
+              return;
+            }
+            try {
+              in = dev.travertine.formats.BulkLoad.decompress(e.equals("gzip") ? "body.gz" : "body.zst", in);
+            } catch (IOException ex) {
+              HttpErrors.answer(response, 400, 36, "Cannot read the " + encoding + " body: " + ex.getMessage());
+              baseRequest.setHandled(true);
+              return;
+            }
+          }
+          java.io.BufferedInputStream buffered = new java.io.BufferedInputStream(in, PREFIX_BYTES);
+          buffered.mark(PREFIX_BYTES);
+          byte[] prefix = buffered.readNBytes(PREFIX_BYTES);
+          buffered.reset();
+          int insert = HttpInsert.bodyInsertLength(prefix, prefix.length);
+          if (insert >= 0) { // INSERT … FORMAT at the start of the body, its rows after it
+            String query = new String(prefix, 0, insert, StandardCharsets.UTF_8).strip();
+            buffered.skipNBytes(insert);
+            HttpInsert.handle(response, meta::openSession, params, query, buffered, null, -1);
+            baseRequest.setHandled(true);
+            return;
+          }
+          byte[] body = buffered.readAllBytes();
+          if (encoding != null || !BufferedBodyRequest.isJson(body) && !BufferedBodyRequest.isProtobuf(body)) {
             HttpQuery.handle(request, response, params, new String(body, StandardCharsets.UTF_8), meta::openSession,
                 httpSessions);
             baseRequest.setHandled(true);

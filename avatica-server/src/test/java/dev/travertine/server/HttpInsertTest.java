@@ -93,19 +93,22 @@ class HttpInsertTest {
 
       r = post(s, "bob", "pw", "INSERT INTO t FORMAT CSV", body, null);
       assertEquals(403, r.statusCode(), r.body());
-      assertTrue(r.body().startsWith("Code: 164. "), r.body());
+      assertTrue(r.body().startsWith("Code: 164. DB::Exception: "), r.body());
+      assertEquals("164", r.headers().firstValue("X-ClickHouse-Exception-Code").orElse(""));
 
       r = post(s, "alice", "s3cret", "INSERT INTO t FORMAT CSV", body, null);
       assertEquals(200, r.statusCode(), r.body());
       assertTrue(r.headers().firstValue("X-Travertine-Summary").orElse("").contains("\"written_rows\":\"100000\""));
+      assertTrue(r.headers().firstValue("X-ClickHouse-Summary").orElse("").contains("\"written_rows\":\"100000\""));
       assertEquals(100_000, count(c, "t"));
 
       // A bad row in the middle: 400, and nothing of that insert.
       String bad = csv.toString().replace("\n500,", "\nfive hundred,");
       r = post(s, "alice", "s3cret", "INSERT INTO t FORMAT CSV", bad.getBytes(StandardCharsets.UTF_8), null);
       assertEquals(400, r.statusCode(), r.body());
-      assertEquals("Code: 27. body:501: column k: cannot read 'five hundred' as INTEGER; nothing was loaded",
-          r.body().strip());
+      assertEquals("Code: 27. DB::Exception: body:501: column k: cannot read 'five hundred' as INTEGER; nothing was"
+          + " loaded", r.body().strip());
+      assertEquals("27", r.headers().firstValue("X-ClickHouse-Exception-Code").orElse(""));
       assertEquals(100_000, count(c, "t"));
       r = post(s, "alice", "s3cret", "INSERT INTO t FORMAT CSV&input_format_allow_errors_num=1",
           bad.getBytes(StandardCharsets.UTF_8), null);
@@ -313,6 +316,71 @@ class HttpInsertTest {
         assertEquals(3 + 399_990, count(c, "l"), "nothing of a file that could not be read to its end");
         Thread.sleep(100);
       }
+    }
+  }
+
+  /**
+   * What ClickHouse clients send besides the query parameter and Basic: a body that begins with the
+   * insert statement (rows after its line break), a compressed SQL body, and credentials in
+   * {@code X-ClickHouse-User}/{@code X-ClickHouse-Key} or in {@code user}/{@code password}.
+   */
+  @Test
+  void insertInTheBodyAndClickHouseCredentials() throws Exception {
+    try (TravertineServer s = start();
+        Connection c = DriverManager.getConnection(s.jdbcUrl() + ";avatica_user=alice;avatica_password=s3cret")) {
+      try (Statement st = c.createStatement()) {
+        st.execute("CREATE TABLE t (k INT NOT NULL, v VARCHAR) ORDER BY k");
+      }
+      String base = "http://127.0.0.1:" + s.port() + "/";
+      HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base))
+          .header("X-ClickHouse-User", "alice").header("X-ClickHouse-Key", "s3cret")
+          .POST(HttpRequest.BodyPublishers.ofString("INSERT INTO t FORMAT CSV\n1,one\n2,\"two, \"\"2\"\"\"\n"));
+      HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, r.statusCode(), r.body());
+      assertTrue(r.headers().firstValue("X-ClickHouse-Summary").orElse("").contains("\"written_rows\":\"2\""),
+          r.headers().map().toString());
+
+      // JSONEachRow rows on the statement's own line, a column list, credentials as URL parameters.
+      r = HTTP.send(HttpRequest.newBuilder(URI.create(base + "?user=alice&password=s3cret"))
+          .POST(HttpRequest.BodyPublishers.ofString("  insert into t (k, v) format JSONEachRow\r\n{\"k\": 3, \"v\": null}"))
+          .build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, r.statusCode(), r.body());
+
+      // A gzip body of SQL, and of an insert with its rows.
+      for (String sql : List.of("INSERT INTO t VALUES (4, 'four')", "INSERT INTO t FORMAT TSV\n5\tfive\n")) {
+        ByteArrayOutputStream gz = new ByteArrayOutputStream();
+        try (OutputStream out = new GZIPOutputStream(gz)) {
+          out.write(sql.getBytes(StandardCharsets.UTF_8));
+        }
+        r = HTTP.send(HttpRequest.newBuilder(URI.create(base)).header("Content-Encoding", "gzip")
+            .header("X-ClickHouse-User", "alice").header("X-ClickHouse-Key", "s3cret")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(gz.toByteArray())).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), sql + ": " + r.body());
+      }
+      try (Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT k, v FROM t ORDER BY k")) {
+        StringBuilder got = new StringBuilder();
+        while (rs.next()) {
+          got.append(rs.getInt(1)).append(' ').append(rs.getString(2)).append(';');
+        }
+        assertEquals("1 one;2 two, \"2\";3 null;4 four;5 five;", got.toString());
+      }
+
+      // Wrong credentials in either form are refused, and a read-only user's body insert too.
+      r = HTTP.send(HttpRequest.newBuilder(URI.create(base)).header("X-ClickHouse-User", "alice")
+          .header("X-ClickHouse-Key", "wrong").POST(HttpRequest.BodyPublishers.ofString("INSERT INTO t FORMAT CSV\n9,x\n"))
+          .build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(401, r.statusCode());
+      r = HTTP.send(HttpRequest.newBuilder(URI.create(base + "?user=alice&password=wrong&query=SELECT%201")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertEquals(401, r.statusCode());
+      r = HTTP.send(HttpRequest.newBuilder(URI.create(base + "?user=bob&password=pw"))
+          .POST(HttpRequest.BodyPublishers.ofString("INSERT INTO t FORMAT CSV\n9,x\n")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertEquals(403, r.statusCode(), r.body());
+      assertEquals("1\n", HTTP.send(HttpRequest.newBuilder(URI.create(base + "?user=bob&password=pw&query=SELECT%201"))
+          .build(), HttpResponse.BodyHandlers.ofString()).body(), "a read-only user reads");
+      assertEquals(5, count(c, "t"));
     }
   }
 }

@@ -144,6 +144,10 @@ class HttpQueryTest {
       assertEquals(String.valueOf(k[2]), r.headers().firstValue("X-ClickHouse-Exception-Code").orElse(""), (String) k[0]);
       assertTrue(r.body().startsWith("Code: " + k[2] + ". DB::Exception: "), r.body());
     }
+    HttpResponse<String> parse = get("SELECT * FORM v", "");
+    assertEquals(400, parse.statusCode());
+    assertTrue(parse.body().strip().indexOf('\n') < 0 && parse.body().contains("Encountered \"v\" at line 1, column 15"),
+        "a parse error is one line that names the word: " + parse.body());
     HttpResponse<String> unknown = get("SELECT 1", "&no_such_setting=1");
     assertEquals(115, Integer.parseInt(unknown.headers().firstValue("X-ClickHouse-Exception-Code").orElse("0")),
         unknown.body());
@@ -152,6 +156,23 @@ class HttpQueryTest {
     assertTrue(write.body().contains("GET is read-only"), write.body());
     assertEquals(404, get("SELECT 1", "&database=elsewhere").statusCode());
     assertEquals("1\n", ok(get("SELECT 1", "&database=default")));
+  }
+
+  /** Every answer says what its statement read and wrote: the summary header, and JSON's statistics. */
+  @Test void summariesOfRowsAndBytes() throws Exception {
+    fill();
+    HttpResponse<String> r = get("SELECT sum(i) FROM v", "");
+    assertEquals("-8999999999\n", ok(r));
+    String summary = r.headers().firstValue("X-ClickHouse-Summary").orElse("");
+    assertTrue(summary.contains("\"read_rows\":\"4\"") && summary.contains("\"result_rows\":\"1\"")
+        && !summary.contains("\"read_bytes\":\"0\""), summary);
+    String json = ok(get("SELECT k FROM v WHERE k > 2 FORMAT JSON", ""));
+    assertTrue(json.matches("(?s).*\"statistics\":\\s*\\{\\s*\"elapsed\": [0-9.]+,\\s*\"rows_read\": 4,\\s*\"bytes_read\": [1-9].*"),
+        json);
+    r = post("", "INSERT INTO v SELECT k + 10, b, i, x, dc, s, d, ts FROM v");
+    ok(r);
+    summary = r.headers().firstValue("X-ClickHouse-Summary").orElse("");
+    assertTrue(summary.contains("\"written_rows\":\"4\"") && summary.contains("\"read_rows\":\"4\""), summary);
   }
 
   @Test void compressedAnswers() throws Exception {

@@ -87,6 +87,47 @@ class ServerProcessTest {
     }
   }
 
+  /**
+   * An HTTP answer far larger than the server's heap streams: 5 M rows (about 150 MB of text)
+   * from a server with a 128 MB heap arrive whole and in order: held in memory, they could not.
+   */
+  @Test
+  void aStreamedHttpAnswerUsesBoundedMemory() throws Exception {
+    Server server = start(dir.resolve("stream"), "-Xmx128m");
+    Process p = server.process();
+    try {
+      String url = server.url();
+      String base = url.substring("jdbc:travertine:remote:url=".length(), url.indexOf(';'));
+      int n = 5_000_000;
+      String sql = "SELECT number, 'row number ' || CAST(number AS VARCHAR) || ' of the stream' FROM TABLE(numbers("
+          + n + "))";
+      HttpResponse<java.io.InputStream> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base
+          + "/?query=" + java.net.URLEncoder.encode(sql, StandardCharsets.UTF_8))).build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      assertEquals(200, r.statusCode());
+      long rows = 0;
+      long bytes = 0;
+      try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8), 1 << 16)) {
+        String line;
+        while ((line = in.readLine()) != null) {
+          bytes += line.length() + 1;
+          String expected = rows + "\trow number " + rows + " of the stream";
+          if (!line.equals(expected)) {
+            throw new AssertionError("row " + rows + ": " + line);
+          }
+          rows++;
+        }
+      }
+      assertEquals(n, rows);
+      assertTrue(bytes > 128L << 20, "the answer is larger than the server's heap: " + bytes);
+      assertTrue(p.isAlive(), "the server is still up");
+    } finally {
+      p.destroy();
+      p.waitFor(30, TimeUnit.SECONDS);
+      p.destroyForcibly();
+    }
+  }
+
   /** A `travertine server` process and the JDBC URL its banner printed. */
   private record Server(Process process, String url) {}
 

@@ -33,6 +33,21 @@ public final class ResultWriter {
     this.tableNull = tableNull;
   }
 
+  /** Rows and bytes the statement has read so far (JSON's statistics), when the caller knows them. */
+  public interface ReadStatistics {
+    long rowsRead();
+
+    long bytesRead();
+  }
+
+  private ReadStatistics statistics;
+
+  /** JSON and JSONCompact add {@code rows_read} and {@code bytes_read} to their statistics, as ClickHouse. */
+  public ResultWriter withStatistics(ReadStatistics s) {
+    this.statistics = s;
+    return this;
+  }
+
   /**
    * Writes every row of {@code rs}; returns how many.
    *
@@ -481,7 +496,10 @@ public final class ResultWriter {
     }
     out.write((rows > 0 ? "\n\t],\n\n" : "],\n\n") + "\t\"rows\": " + rows + ",\n\n"
         + "\t\"statistics\":\n\t{\n\t\t\"elapsed\": "
-        + String.format(Locale.ROOT, "%.6f", (System.nanoTime() - startNanos) / 1e9) + "\n\t}\n}\n");
+        + String.format(Locale.ROOT, "%.6f", (System.nanoTime() - startNanos) / 1e9)
+        + (statistics == null ? "" : ",\n\t\t\"rows_read\": " + statistics.rowsRead() + ",\n\t\t\"bytes_read\": "
+            + statistics.bytesRead())
+        + "\n\t}\n}\n");
     return rows;
   }
 }

@@ -100,6 +100,10 @@ public final class QueryContext {
     return readRows.get();
   }
 
+  public long readBytes() {
+    return readBytes.get();
+  }
+
   public long resultRows() {
     return resultRows.get();
   }
