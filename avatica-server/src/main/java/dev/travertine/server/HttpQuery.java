@@ -5,6 +5,7 @@ import dev.travertine.calcite.TravertineSchema;
 import dev.travertine.mergetree.query.QueryContext;
 import dev.travertine.server.shell.FormatClause;
 import dev.travertine.server.shell.OutputFormat;
+import dev.travertine.server.shell.ParquetResult;
 import dev.travertine.server.shell.ResultWriter;
 import dev.travertine.server.shell.ScriptSplitter;
 import java.io.BufferedWriter;
@@ -202,7 +203,11 @@ final class HttpQuery {
               }
             });
           }
-          resultRows[0] = writer.write(rs, start);
+          if (format.kind() == OutputFormat.Kind.PARQUET) {
+            resultRows[0] = ParquetResult.write(rs, out);
+          } else {
+            resultRows[0] = writer.write(rs, start);
+          }
           w.flush();
           out.close();
         }
@@ -296,6 +301,7 @@ final class HttpQuery {
       case TSV -> "text/tab-separated-values; charset=UTF-8";
       case JSON, JSON_COMPACT, SQLLINE_JSON -> "application/json; charset=UTF-8";
       case JSON_EACH_ROW -> "application/x-ndjson; charset=UTF-8";
+      case PARQUET -> "application/octet-stream";
       default -> "text/plain; charset=UTF-8";
     };
   }
@@ -309,6 +315,7 @@ final class HttpQuery {
       case JSON_EACH_ROW -> "JSONEachRow";
       case VERTICAL -> "Vertical";
       case NULL -> "Null";
+      case PARQUET -> "Parquet";
       default -> "Pretty";
     };
   }

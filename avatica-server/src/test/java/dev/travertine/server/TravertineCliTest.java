@@ -372,4 +372,35 @@ class TravertineCliTest {
     assertEquals(2, bad.code(), bad.out());
     assertTrue(bad.err().contains("invalid value for setting max_threads: 'lots'"), bad.err());
   }
+
+  /** FORMAT Parquet writes a Parquet file to a redirected output, and refuses a terminal. */
+  @Test
+  void formatParquetGoesToARedirectedOutput(@TempDir Path dir) throws Exception {
+    String[] args = {"sql", "--data", dir.resolve("db").toString(), "-e",
+        "SELECT number AS n, 'v' || CAST(number AS VARCHAR) AS s, DATE '2024-02-29' AS d FROM TABLE(numbers(3))"
+            + " FORMAT Parquet"};
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code;
+    try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+      code = TravertineCli.run(args, new ByteArrayInputStream(new byte[0]), o, e, false, false);
+    }
+    assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+    Path file = dir.resolve("out.parquet");
+    Files.write(file, out.toByteArray());
+    try (var f = dev.travertine.formats.parquet.ParquetFileBatches.open(
+        new dev.travertine.io.local.LocalFileIO(dir, false).newInputFile("out.parquet"), "out")) {
+      assertEquals(3, f.totalRows());
+      assertEquals(List.of("n", "s", "d"), f.schema().columns().stream().map(c -> c.name()).toList());
+      assertEquals(dev.travertine.mergetree.schema.TypeKind.DATE, f.schema().column(2).type().kind());
+    }
+    try (PrintStream o = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+      err.reset();
+      assertEquals(1, TravertineCli.run(args, new ByteArrayInputStream(new byte[0]), o, e, false, true));
+      assertTrue(err.toString(StandardCharsets.UTF_8).contains("FORMAT Parquet is binary: redirect the output"),
+          err.toString(StandardCharsets.UTF_8));
+    }
+  }
 }

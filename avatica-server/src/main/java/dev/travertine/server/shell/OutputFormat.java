@@ -18,7 +18,9 @@ import java.util.Map;
 public record OutputFormat(Kind kind, boolean names, boolean types) {
 
   /** The writers. */
-  public enum Kind { TABLE, VERTICAL, CSV, TSV, JSON, JSON_EACH_ROW, JSON_COMPACT, SQLLINE_JSON, NULL }
+  public enum Kind { TABLE, VERTICAL, CSV, TSV, JSON, JSON_EACH_ROW, JSON_COMPACT, SQLLINE_JSON, NULL,
+    /** Binary: written by {@link ParquetResult} to a byte stream, never by {@link ResultWriter}. */
+    PARQUET }
 
   private static final Map<String, OutputFormat> CLICKHOUSE = Map.ofEntries(
       Map.entry("pretty", new OutputFormat(Kind.TABLE, true, false)),
@@ -39,7 +41,8 @@ public record OutputFormat(Kind kind, boolean names, boolean types) {
       Map.entry("jsonlines", new OutputFormat(Kind.JSON_EACH_ROW, true, false)),
       Map.entry("ndjson", new OutputFormat(Kind.JSON_EACH_ROW, true, false)),
       Map.entry("jsoncompact", new OutputFormat(Kind.JSON_COMPACT, true, true)),
-      Map.entry("null", new OutputFormat(Kind.NULL, false, false)));
+      Map.entry("null", new OutputFormat(Kind.NULL, false, false)),
+      Map.entry("parquet", new OutputFormat(Kind.PARQUET, true, true)));
 
   /** A ClickHouse format name (any case), or null when it names none we write. */
   public static OutputFormat byClickHouseName(String name) {
@@ -49,7 +52,7 @@ public record OutputFormat(Kind kind, boolean names, boolean types) {
   /** The names {@link #byClickHouseName} takes, for messages. */
   public static final String CLICKHOUSE_NAMES = "Pretty, Vertical, CSV, CSVWithNames, CSVWithNamesAndTypes, "
       + "TabSeparated (TSV), TabSeparatedWithNames, TabSeparatedWithNamesAndTypes, JSON, JSONEachRow, "
-      + "JSONCompact, Null";
+      + "JSONCompact, Null, Parquet";
 
   /** A shell {@code --outputformat} (sqlline's names), or null for one the shell's scripts do not write. */
   public static OutputFormat byShellName(String name, boolean showHeader) {

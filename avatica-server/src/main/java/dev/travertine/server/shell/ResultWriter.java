@@ -71,6 +71,7 @@ public final class ResultWriter {
           }
           yield n;
         }
+        case PARQUET -> throw new IllegalArgumentException("FORMAT Parquet is binary: ParquetResult writes it");
       };
     } catch (IOException e) {
       throw new UncheckedIOException(e);

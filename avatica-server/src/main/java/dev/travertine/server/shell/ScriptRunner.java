@@ -219,7 +219,18 @@ public final class ScriptRunner {
       if (st.execute(sql)) {
         long rows;
         try (ResultSet rs = st.getResultSet()) {
-          rows = new ResultWriter(format, w, options.nullValue()).write(rs, start);
+          if (format.kind() == OutputFormat.Kind.PARQUET) {
+            if (stdoutIsTerminal) {
+              err.println("Error" + where(source, statement.line(), statement.column()) + ": FORMAT Parquet is binary:"
+                  + " redirect the output to a file (> out.parquet), or write it with INTO OUTFILE 'out.parquet'");
+              return false;
+            }
+            w.flush();
+            rows = ParquetResult.write(rs, out);
+            out.flush();
+          } else {
+            rows = new ResultWriter(format, w, options.nullValue()).write(rs, start);
+          }
         } finally {
           w.flush();
         }
