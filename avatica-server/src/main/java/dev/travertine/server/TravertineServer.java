@@ -309,6 +309,12 @@ public final class TravertineServer implements AutoCloseable {
         baseRequest.setHandled(true);
         return;
       }
+      if ("/travertine.js".equals(target) && "GET".equals(request.getMethod())) { // what the pages share
+        serve(response, TravertineServer.class.getResourceAsStream("web/travertine.js"),
+            "text/javascript;charset=utf-8");
+        baseRequest.setHandled(true);
+        return;
+      }
       if (target.startsWith("/webjars/") && "GET".equals(request.getMethod())) {
         // Libraries the pages use, from WebJars on the classpath (META-INF/resources/webjars/…).
         String path = target.substring(1);
