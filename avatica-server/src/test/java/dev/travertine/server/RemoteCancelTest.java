@@ -74,6 +74,43 @@ class RemoteCancelTest {
           }
           assertTrue(t != null && t.getMessage().contains("cancelled"), String.valueOf(t));
           assertTrue(System.nanoTime() - start >= TimeUnit.SECONDS.toNanos(2), "not before its timeout");
+
+          // A prepared statement: cancel and timeout the same way.
+          java.sql.PreparedStatement ps = c.prepareStatement(LONG);
+          CompletableFuture<SQLException> prepared = CompletableFuture.supplyAsync(() -> {
+            try (ResultSet rs = ps.executeQuery()) {
+              rs.next();
+              return null;
+            } catch (SQLException x) {
+              return x;
+            }
+          });
+          deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+          while (!one(watcher, "SELECT count(*) FROM system.processes WHERE connection_id IS NOT NULL"
+              + " AND query LIKE '%numbers(100000000000)%' AND elapsed > 1").equals("1")) {
+            assertTrue(System.nanoTime() < deadline, "the prepared statement runs on the server");
+            Thread.sleep(50);
+          }
+          ps.cancel();
+          e = prepared.get(60, TimeUnit.SECONDS);
+          assertTrue(e != null && e.getMessage().contains("cancelled"), String.valueOf(e));
+          java.sql.PreparedStatement timedPs = c.prepareStatement(LONG);
+          timedPs.setQueryTimeout(2);
+          start = System.nanoTime();
+          t = null;
+          try (ResultSet rs = timedPs.executeQuery()) {
+            rs.next();
+          } catch (SQLException x) {
+            t = x;
+          }
+          assertTrue(t != null && t.getMessage().contains("cancelled"), String.valueOf(t));
+          assertTrue(System.nanoTime() - start >= TimeUnit.SECONDS.toNanos(2), "not before its timeout");
+          java.sql.PreparedStatement param = c.prepareStatement("SELECT CAST(? AS VARCHAR) || 'x'");
+          param.setNString(1, "n");
+          try (ResultSet rs = param.executeQuery()) {
+            rs.next();
+            assertEquals("nx", rs.getString(1), "a JDBC 4.1 setter reaches the server");
+          }
         }
       }
     }

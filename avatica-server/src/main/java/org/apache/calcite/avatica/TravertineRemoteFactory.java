@@ -39,9 +39,8 @@ public class TravertineRemoteFactory extends AvaticaJdbc41Factory {
   }
 
   /**
-   * Statements whose {@code cancel()} stops the statement on the server (prepared statements keep
-   * Avatica's, whose class is private): Avatica's protocol has no
-   * cancel, so it sends {@code KILL QUERY WHERE connection_id = …} to the server's HTTP interface
+   * Statements whose {@code cancel()} stops the statement on the server (prepared ones too,
+   * {@link #newPreparedStatement}): Avatica's protocol has no cancel, so it sends {@code KILL QUERY WHERE connection_id = …} to the server's HTTP interface
    * (a second request, with the connection's credentials); the server knows each session's
    * Avatica connection id. A statement's {@code setQueryTimeout} cancels it the same way.
    */
@@ -60,6 +59,14 @@ public class TravertineRemoteFactory extends AvaticaJdbc41Factory {
         }
       }
     };
+  }
+
+  /** Prepared statements whose {@code cancel()} and {@code setQueryTimeout} work as {@link #newStatement}'s. */
+  @Override public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection,
+      Meta.StatementHandle h, Meta.Signature signature, int resultSetType, int resultSetConcurrency,
+      int resultSetHoldability) throws SQLException {
+    return new RemotePreparedStatement(connection, h, signature, resultSetType, resultSetConcurrency,
+        resultSetHoldability);
   }
 
   @Override public AvaticaResultSet newResultSet(AvaticaStatement statement, QueryState state,
