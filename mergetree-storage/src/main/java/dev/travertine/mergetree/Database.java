@@ -83,6 +83,8 @@ public final class Database implements AutoCloseable {
   private final FileLock lock;
   private final EngineContext ctx;
   private final boolean ownsExecutors;
+  /** Takes the {@code system.metric_log} samples (engine-owned executors only), or null. */
+  private volatile ScheduledExecutorService sampler;
   private final Map<String, String> storage;
   /** {@code storage.fsync}: whether local writes are forced to disk before they count. */
   private final boolean fsync;
@@ -183,7 +185,14 @@ public final class Database implements AutoCloseable {
     try {
       Database db = open(dir, ctx, true, storage);
       background.scheduleWithFixedDelay(db::flushDueTables, 100, 100, TimeUnit.MILLISECONDS);
-      background.scheduleAtFixedRate(db::sampleMetrics, 0, 1, TimeUnit.SECONDS);
+      // Its own thread: on the background pool, merges held both threads and seconds went unsampled.
+      ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "travertine-metric-log");
+        t.setDaemon(true);
+        return t;
+      });
+      sampler.scheduleWithFixedDelay(db::sampleMetrics, 0, 1, TimeUnit.SECONDS); // no catch-up bursts after a pause
+      db.sampler = sampler;
       return db;
     } catch (IOException | RuntimeException e) {
       background.shutdownNow();
@@ -750,6 +759,9 @@ public final class Database implements AutoCloseable {
       return;
     }
     closed = true;
+    if (sampler != null) {
+      sampler.shutdownNow();
+    }
     if (ownsExecutors) {
       ctx.background().shutdown();
     }
