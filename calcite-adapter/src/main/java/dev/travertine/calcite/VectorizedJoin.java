@@ -36,11 +36,12 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * workers of its own scan; input 1 is the build side, a vectorized subtree of its own that runs
  * first and is hashed ({@link Step.HashJoin}). Equi-keys pair up by position; the rest of the
  * condition (the residual) is evaluated on the joined vectors. Output: the probe's fields, then
- * (INNER, LEFT) the build's.
+ * (INNER, LEFT, FULL) the build's. A FULL join's unmatched build rows come after the probe side
+ * has ended, so the steps above it run on one thread.
  *
- * <p>{@link #RULE} turns Calcite's INNER, LEFT, RIGHT, SEMI and ANTI joins with at least one
+ * <p>{@link #RULE} turns Calcite's INNER, LEFT, RIGHT, FULL, SEMI and ANTI joins with at least one
  * equi-key, or with a build side of at most one row (a scalar subquery: no key, one bucket), into
- * it: as written (the right side built), and for INNER and RIGHT also with the sides swapped (the left side built, a projection restoring the field order), so that the planner
+ * it: as written (the right side built), and for INNER, RIGHT and FULL also with the sides swapped (the left side built, a projection restoring the field order), so that the planner
  * builds the smaller side. Not a subclass of Calcite's {@code Join} (see {@link VectorizedFilter}).
  */
 public final class VectorizedJoin extends AbstractRelNode implements VectorizedRel {
@@ -66,7 +67,7 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
         return;
       }
       switch (type) {
-        case INNER, LEFT, SEMI, ANTI -> {
+        case INNER, LEFT, SEMI, ANTI, FULL -> {
           VectorizedJoin v = create(j, left, right, j.getCondition(), kind(type));
           if (v != null) {
             call.transformTo(v);
@@ -74,7 +75,7 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
         }
         default -> { }
       }
-      if (type == JoinRelType.INNER || type == JoinRelType.RIGHT) {
+      if (type == JoinRelType.INNER || type == JoinRelType.RIGHT || type == JoinRelType.FULL) {
         // The left side built: the join's fields come out right then left, a projection puts them back.
         int nl = left.getRowType().getFieldCount();
         int nr = right.getRowType().getFieldCount();
@@ -84,8 +85,8 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
             return new RexInputRef(i < nl ? i + nr : i - nl, ref.getType());
           }
         });
-        VectorizedJoin v = create(j, right, left, swapped,
-            type == JoinRelType.INNER ? HashJoinProbe.Kind.INNER : HashJoinProbe.Kind.LEFT);
+        VectorizedJoin v = create(j, right, left, swapped, type == JoinRelType.RIGHT ? HashJoinProbe.Kind.LEFT
+            : kind(type));
         if (v == null) {
           return;
         }
@@ -109,6 +110,7 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
         case LEFT -> HashJoinProbe.Kind.LEFT;
         case SEMI -> HashJoinProbe.Kind.SEMI;
         case ANTI -> HashJoinProbe.Kind.ANTI;
+        case FULL -> HashJoinProbe.Kind.FULL;
         default -> throw new IllegalArgumentException(t.name());
       };
     }
@@ -271,7 +273,8 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
     return switch (kind) {
       case SEMI, ANTI -> probe.getRowType();
       default -> SqlValidatorUtil.deriveJoinRowType(probe.getRowType(), build.getRowType(),
-          kind == HashJoinProbe.Kind.LEFT ? JoinRelType.LEFT : JoinRelType.INNER, getCluster().getTypeFactory(), null,
+          kind == HashJoinProbe.Kind.LEFT ? JoinRelType.LEFT : kind == HashJoinProbe.Kind.FULL ? JoinRelType.FULL
+              : JoinRelType.INNER, getCluster().getTypeFactory(), null,
           List.of());
     };
   }

@@ -181,6 +181,27 @@ class VectorizedJoinDifferentialTest {
     check("SELECT f.k, d.name FROM f RIGHT JOIN d ON f.a = d.id");
   }
 
+  /**
+   * FULL joins: NULL keys and unmatched rows on both sides, duplicate keys, a residual, an empty
+   * side, the steps above the join (aggregation, sort, a further join) fed the unmatched build rows.
+   */
+  @Test
+  void fullJoins() throws SQLException {
+    check("SELECT f.k, d.id, d.name FROM f FULL JOIN d ON f.a = d.id");
+    String plan = explain(c, "SELECT f.k, d.id, d.name FROM f FULL JOIN d ON f.a = d.id");
+    assertTrue(plan.contains("joinType=[full]") && !plan.contains("EnumerableHashJoin"), plan);
+    check("SELECT d.id, f.k FROM d FULL JOIN f ON d.id = f.a");
+    check("SELECT f.k, m.w, m.s FROM f FULL JOIN m ON f.a = m.a"); // duplicate keys on both sides
+    check("SELECT f.k, m.w FROM f FULL JOIN m ON f.a = m.a AND f.x > m.w"); // a residual decides matches
+    check("SELECT f.k, d.id FROM f FULL JOIN d ON f.a = d.id AND f.s = d.s"); // composite, strings
+    check("SELECT f.k, e.id FROM f FULL JOIN e ON f.a = e.id"); // an empty side
+    check("SELECT e.id, f.k FROM e FULL JOIN f ON f.a = e.id");
+    check("SELECT d.grp, count(*), count(f.k), count(d.id), sum(f.dc) FROM f FULL JOIN d ON f.a = d.id GROUP BY d.grp");
+    check("SELECT f.k, d.id FROM f FULL JOIN d ON f.a = d.id WHERE f.k IS NULL OR d.id IS NULL ORDER BY d.id, f.k");
+    check("SELECT x.k, x.id, m.w FROM (SELECT f.k, d.id FROM f FULL JOIN d ON f.a = d.id WHERE f.k < 900 OR f.k IS NULL)"
+        + " x JOIN m ON x.id = m.a");
+  }
+
   @Test
   void semiAndAntiJoins() throws SQLException {
     check("SELECT k, a FROM f WHERE a IN (SELECT id FROM d WHERE grp = 3)");

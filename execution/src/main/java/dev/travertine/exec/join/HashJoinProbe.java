@@ -38,7 +38,12 @@ public final class HashJoinProbe {
     /** The probe row, once, when something matches. */
     SEMI,
     /** The probe row when nothing matches. */
-    ANTI
+    ANTI,
+    /**
+     * As LEFT, and every build row that no probe row matched once at the end, with NULLs for the
+     * probe's fields: the probes mark what matched ({@link BuildMatches}), the caller emits the rest.
+     */
+    FULL
   }
 
   private final Kind kind;
@@ -48,6 +53,8 @@ public final class HashJoinProbe {
   private final TypeKind[] keyKinds;
   private final VectorExpression residual;
   private final ColumnVector[] pk;
+  /** FULL: where the build rows that matched are marked; else null. */
+  private final BuildMatches matches;
   private long[] h = new long[0];
   private boolean[] nul = new boolean[0];
   private int[] hash = new int[0];
@@ -62,6 +69,16 @@ public final class HashJoinProbe {
    * @param residual over the probe's fields then the build's, or null
    */
   public HashJoinProbe(Kind kind, JoinTable table, List<DataType> probeTypes, int[] probeKeys, Expr residual) {
+    this(kind, table, probeTypes, probeKeys, residual, null);
+  }
+
+  /** @param matches for FULL (required there): where the matched build rows are marked */
+  public HashJoinProbe(Kind kind, JoinTable table, List<DataType> probeTypes, int[] probeKeys, Expr residual,
+      BuildMatches matches) {
+    if (kind == Kind.FULL && matches == null) {
+      throw new IllegalArgumentException("A FULL join's probe needs the table's BuildMatches");
+    }
+    this.matches = matches;
     this.kind = kind;
     this.table = table;
     this.probeTypes = List.copyOf(probeTypes);
@@ -80,7 +97,7 @@ public final class HashJoinProbe {
       return switch (kind) {
         case INNER, SEMI -> new ScanBatch(b.cols(), b.sel(), 0);
         case ANTI -> b;
-        case LEFT -> aligned(b, null);
+        case LEFT, FULL -> aligned(b, null);
       };
     }
     int[] sel = b.sel();
@@ -100,14 +117,29 @@ public final class HashJoinProbe {
         }
         default -> {
           if (table.unique()) {
+            if (kind == Kind.FULL) {
+              for (int k = 0; k < n; k++) {
+                if (first[k] >= 0) {
+                  matches.mark(first[k]);
+                }
+              }
+            }
             return kind == Kind.INNER ? uniqueInner(b) : aligned(b, first);
           }
         }
       }
     }
-    listPairs(b, kind == Kind.LEFT && residual == null);
+    boolean outer = kind == Kind.LEFT || kind == Kind.FULL;
+    listPairs(b, outer && residual == null);
     ScanBatch joined = gathered(b, pairProbe, pairBuild, pairs);
     if (residual == null) {
+      if (kind == Kind.FULL) {
+        for (int i = 0; i < pairs; i++) {
+          if (pairBuild[i] >= 0) {
+            matches.mark(pairBuild[i]);
+          }
+        }
+      }
       return joined;
     }
     int[] pass = new int[pairs];
@@ -118,8 +150,11 @@ public final class HashJoinProbe {
     boolean[] matched = new boolean[n];
     for (int i = 0; i < m; i++) {
       matched[pairIndex[pass[i]]] = true;
+      if (kind == Kind.FULL) {
+        matches.mark(pairBuild[pass[i]]);
+      }
     }
-    if (kind != Kind.LEFT) {
+    if (!outer) {
       boolean want = kind == Kind.SEMI;
       int[] out = new int[n];
       int c = 0;
@@ -130,7 +165,7 @@ public final class HashJoinProbe {
       }
       return new ScanBatch(b.cols(), out, c);
     }
-    // LEFT with a residual: the passing pairs, then each probe row that kept none, once.
+    // LEFT (and FULL) with a residual: the passing pairs, then each probe row that kept none, once.
     int[] pp = new int[m + n];
     int[] br = new int[m + n];
     int c = 0;

@@ -4,6 +4,7 @@ import dev.travertine.exec.Columns;
 import dev.travertine.exec.expr.Evaluators;
 import dev.travertine.exec.expr.Expr;
 import dev.travertine.exec.expr.VectorExpression;
+import dev.travertine.exec.join.BuildMatches;
 import dev.travertine.exec.join.HashJoinProbe;
 import dev.travertine.exec.join.JoinTable;
 import dev.travertine.exec.join.KeyFilter;
@@ -61,6 +62,14 @@ public final class ComputeStage implements BatchStage {
   public ComputeStage(int[] scanColumns, List<Step> steps, List<List<DataType>> types,
       java.util.function.Function<Step.HashJoin, JoinTable> tables, List<FieldFilter> keyFilters,
       Runnable cancelCheck) {
+    this(scanColumns, steps, types, tables, j -> null, keyFilters, cancelCheck);
+  }
+
+  /** As above, with where each FULL join's probes mark the build rows they matched. */
+  public ComputeStage(int[] scanColumns, List<Step> steps, List<List<DataType>> types,
+      java.util.function.Function<Step.HashJoin, JoinTable> tables,
+      java.util.function.Function<Step.HashJoin, BuildMatches> matches, List<FieldFilter> keyFilters,
+      Runnable cancelCheck) {
     this.scanColumns = scanColumns;
     this.keyFields = keyFilters.stream().mapToInt(FieldFilter::field).toArray();
     this.keyFilters = keyFilters.stream().map(f -> f.filter().instance()).toArray(KeyFilter.Instance[]::new);
@@ -88,7 +97,8 @@ public final class ComputeStage implements BatchStage {
           }
         }
       } else if (s instanceof Step.HashJoin j) {
-        joins[i] = new HashJoinProbe(j.kind(), tables.apply(j), types.get(i), j.probeKeys(), j.residual());
+        joins[i] = new HashJoinProbe(j.kind(), tables.apply(j), types.get(i), j.probeKeys(), j.residual(),
+            matches.apply(j));
       } else {
         throw new IllegalArgumentException("Not a per-row step: " + s);
       }

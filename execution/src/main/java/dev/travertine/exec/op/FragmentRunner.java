@@ -6,6 +6,7 @@ import dev.travertine.exec.agg.HashAggregator;
 import dev.travertine.exec.expr.Evaluators;
 import dev.travertine.exec.expr.Expr;
 import dev.travertine.exec.expr.VectorExpression;
+import dev.travertine.exec.join.BuildMatches;
 import dev.travertine.exec.join.HashJoinProbe;
 import dev.travertine.exec.join.JoinTable;
 import dev.travertine.exec.join.KeyFilter;
@@ -42,6 +43,8 @@ public final class FragmentRunner {
   private final IntFunction<ScanSource> joinSources;
   /** The built table of each join step of the fragment. */
   private final Map<Step.HashJoin, JoinTable> tables = new IdentityHashMap<>();
+  /** The matched build rows of each FULL join step. */
+  private final Map<Step.HashJoin, BuildMatches> matches = new IdentityHashMap<>();
   /** Whether INNER and SEMI joins' tables filter the probe side's scan (runtime filters). */
   private final boolean runtimeFilters;
   /** The runtime filters on the scan's fields, once the tables are built. */
@@ -114,8 +117,13 @@ public final class FragmentRunner {
           }
         }
         JoinTable t = JoinTable.build(b.outputTypes(), j.buildKeys(), rows);
-        acct.resize(held + t.bytes());
         tables.put(j, t);
+        if (j.kind() == HashJoinProbe.Kind.FULL) {
+          BuildMatches m = new BuildMatches(t);
+          matches.put(j, m);
+          held += m.bytes();
+        }
+        acct.resize(held + t.bytes());
       }
     }
   }
@@ -175,6 +183,7 @@ public final class FragmentRunner {
 
   private ComputeStage stage(int[] cols, int from, int to) {
     return new ComputeStage(cols, fragment.steps().subList(from, to), fragment.types().subList(from, to), tables::get,
+        matches::get,
         from == 0 && cols != null ? keyFilters : List.of(), cancelCheck);
   }
 
@@ -183,11 +192,18 @@ public final class FragmentRunner {
     List<Step> steps = fragment.steps();
     int i = 0;
     while (i < steps.size() && perRow(steps.get(i))) {
-      i++;
+      if (isFull(steps.get(i++))) {
+        break;
+      }
     }
     keyFilters(i);
     List<Step> prefix = steps.subList(0, i);
     int[] cols = fragment.scanColumns();
+    if (i > 0 && isFull(steps.get(i - 1))) {
+      // The workers run up to the FULL join; its unmatched build rows follow once they all end,
+      // then the rest runs on this thread.
+      return rest(withUnmatched(scanned(cols, prefix, -1), (Step.HashJoin) steps.get(i - 1), i - 1), i);
+    }
     List<DataType> types = fragment.types().get(i);
     BatchIterator it;
     Step breaker = i < steps.size() ? steps.get(i) : null;
@@ -254,9 +270,14 @@ public final class FragmentRunner {
       if (perRow(s)) {
         int j = i;
         while (j < steps.size() && perRow(steps.get(j))) {
-          j++;
+          if (isFull(steps.get(j++))) {
+            break;
+          }
         }
         it = staged(it, stage(null, i, j));
+        if (isFull(steps.get(j - 1))) {
+          it = withUnmatched(it, (Step.HashJoin) steps.get(j - 1), j - 1);
+        }
         i = j;
         continue;
       }
@@ -291,6 +312,37 @@ public final class FragmentRunner {
       i++;
     }
     return it;
+  }
+
+  private static boolean isFull(Step s) {
+    return s instanceof Step.HashJoin j && j.kind() == HashJoinProbe.Kind.FULL;
+  }
+
+  /**
+   * {@code in} (which ends with FULL join step {@code step}), then that join's build rows that no
+   * probe row matched: listed when {@code in} has ended, so every probe has marked its matches.
+   */
+  private BatchIterator withUnmatched(BatchIterator in, Step.HashJoin join, int step) {
+    List<DataType> probeTypes = fragment.types().get(step);
+    return new BatchIterator() {
+      private java.util.Iterator<ScanBatch> tail;
+
+      @Override public ScanBatch next() throws IOException {
+        if (tail == null) {
+          ScanBatch b = in.next();
+          if (b != null) {
+            return b;
+          }
+          tail = matches.get(join).unmatched(probeTypes, batchSize).iterator();
+        }
+        cancelCheck.run();
+        return tail.hasNext() ? tail.next() : null;
+      }
+
+      @Override public void close() throws IOException {
+        in.close();
+      }
+    };
   }
 
   private ScanBatch next(BatchIterator in) throws IOException {
