@@ -31,42 +31,63 @@ class VectorizedLimitsTest {
       exec(c, "CREATE TABLE big (k BIGINT NOT NULL, v INTEGER) ORDER BY k");
       exec(c, "SET max_block_size = 64");
       assertTrue(explain(c, AGG).contains("VectorizedAggregate"), explain(c, AGG));
-      boolean killed = false;
-      long rows = 0;
-      // Grows the table until a run lasts long enough to be seen and killed while it runs.
-      for (int attempt = 0; attempt < 6 && !killed; attempt++) {
-        long add = 1_000_000L << attempt;
-        exec(c, "INSERT INTO big SELECT number + " + rows + ", CAST(MOD(number, 7) AS INTEGER) FROM TABLE(numbers("
-            + add + "))");
-        rows += add;
-        CompletableFuture<List<String>> run = CompletableFuture.supplyAsync(() -> {
-          try {
-            return rows(c, AGG);
-          } catch (SQLException e) {
-            throw new RuntimeException(e);
-          }
-        });
-        String id = null;
-        while (id == null && !run.isDone()) {
-          List<String> ids = rows(killer, "SELECT query_id FROM system.processes WHERE query LIKE 'SELECT MOD(k%'");
-          id = ids.isEmpty() ? null : ids.get(0);
-        }
-        if (id == null) {
-          run.get(); // it finished before it was seen: grow the table and try again
-          continue;
-        }
-        exec(killer, "KILL QUERY WHERE query_id = '" + id + "'");
-        try {
-          run.get(60, TimeUnit.SECONDS);
-          // finished between being seen and the KILL: try again with more rows
-        } catch (ExecutionException e) {
-          assertTrue(String.valueOf(e.getCause()).contains("cancelled"), e.getCause().toString());
-          killed = true;
-        }
-      }
-      assertTrue(killed, "no run of the aggregation was killed while it ran");
+      long rows = killWhileRunning(c, killer, AGG, "SELECT MOD(k%", "big");
       assertEquals(String.valueOf(rows), one(c, "SELECT count(*) FROM big"));
     }
+  }
+
+  /** KILL QUERY stops a vectorized join in its probe, and the database serves on. */
+  @Test
+  void killQueryStopsAVectorizedJoin() throws Exception {
+    String join = "SELECT big.v, count(*), sum(o.k) FROM big JOIN big o ON big.k = o.k + 1 WHERE o.v < 6 GROUP BY big.v";
+    try (Connection c = connect(dir); Connection killer = connect(dir)) {
+      exec(c, "CREATE TABLE big (k BIGINT NOT NULL, v INTEGER) ORDER BY k");
+      exec(c, "SET max_block_size = 64");
+      assertTrue(explain(c, join).contains("VectorizedJoin"), explain(c, join));
+      long rows = killWhileRunning(c, killer, join, "SELECT big.v%", "big");
+      assertEquals(String.valueOf(rows), one(c, "SELECT count(*) FROM big"));
+      assertEquals("0", one(c, "SELECT count(*) FROM system.processes WHERE query LIKE 'SELECT big.v%'"));
+    }
+  }
+
+  /**
+   * Grows {@code table} until a run of {@code query} lasts long enough to be seen in
+   * system.processes (by {@code like}) and killed while it runs; returns the table's rows.
+   */
+  private static long killWhileRunning(Connection c, Connection killer, String query, String like, String table)
+      throws Exception {
+    long rows = 0;
+    for (int attempt = 0; attempt < 6; attempt++) {
+      long add = 1_000_000L << attempt;
+      exec(c, "INSERT INTO " + table + " SELECT number + " + rows + ", CAST(MOD(number, 7) AS INTEGER) FROM"
+          + " TABLE(numbers(" + add + "))");
+      rows += add;
+      CompletableFuture<List<String>> run = CompletableFuture.supplyAsync(() -> {
+        try {
+          return rows(c, query);
+        } catch (SQLException e) {
+          throw new RuntimeException(e);
+        }
+      });
+      String id = null;
+      while (id == null && !run.isDone()) {
+        List<String> ids = rows(killer, "SELECT query_id FROM system.processes WHERE query LIKE '" + like + "'");
+        id = ids.isEmpty() ? null : ids.get(0);
+      }
+      if (id == null) {
+        run.get(); // it finished before it was seen: grow the table and try again
+        continue;
+      }
+      exec(killer, "KILL QUERY WHERE query_id = '" + id + "'");
+      try {
+        run.get(60, TimeUnit.SECONDS);
+        // finished between being seen and the KILL: try again with more rows
+      } catch (ExecutionException e) {
+        assertTrue(String.valueOf(e.getCause()).contains("cancelled"), e.getCause().toString());
+        return rows;
+      }
+    }
+    throw new AssertionError("no run of the query was killed while it ran: " + query);
   }
 
   @Test
