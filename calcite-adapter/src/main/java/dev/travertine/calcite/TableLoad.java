@@ -64,7 +64,7 @@ public final class TableLoad {
   /** A directory for a load's scratch files (a spooled HTTP body): {@code <data>/tmp}, created when missing. */
   public static java.nio.file.Path scratchDirectory(Connection c) throws SQLException, IOException {
     TravertineSession s = TravertineSchema.session(c);
-    return java.nio.file.Files.createDirectories(s.database().directory().resolve("tmp"));
+    return s.database().scratchDirectory();
   }
 
   /** Loads Parquet or ORC files through an embedded connection. */

@@ -235,6 +235,14 @@ public final class VectorizedRuntime {
       return current;
     }
 
+    /** Joins spill past max_bytes_in_join into the database's scratch directory (exchange blocks). */
+    private dev.travertine.exec.op.SpillStore.JoinSpilling joinSpilling(SessionSettings s) throws IOException {
+      long max = s.getLong(Settings.MAX_BYTES_IN_JOIN);
+      return max <= 0 ? dev.travertine.exec.op.SpillStore.JoinSpilling.NONE
+          : new dev.travertine.exec.op.SpillStore.JoinSpilling(max,
+              new dev.travertine.rpc.block.BlockSpillStore(session.database().scratchDirectory(), session.database().events()));
+    }
+
     @Override public boolean moveNext() {
       try {
         if (it == null) {
@@ -249,7 +257,7 @@ public final class VectorizedRuntime {
           }
           it = distributed != null ? distributed.batches
               : FragmentRunner.run(spec.fragment(), source, k -> builds.get(k - 1), this::check, memory, batchSize,
-                  s.getBool(Settings.ENABLE_JOIN_RUNTIME_FILTERS));
+                  s.getBool(Settings.ENABLE_JOIN_RUNTIME_FILTERS), joinSpilling(s));
         }
         while (batch == null || ++k >= batch.size()) {
           attribute();

@@ -50,6 +50,25 @@ class VectorizedLimitsTest {
     }
   }
 
+  /** KILL QUERY stops a join whose build side spilled (max_bytes_in_join), and no spill file is left. */
+  @Test
+  void killQueryStopsASpilledJoinAndLeavesNoFile() throws Exception {
+    String join = "SELECT big.v, count(*), sum(o.k) FROM big JOIN big o ON big.k = o.k + 1 GROUP BY big.v";
+    try (Connection c = connect(dir); Connection killer = connect(dir)) {
+      exec(c, "CREATE TABLE big (k BIGINT NOT NULL, v INTEGER) ORDER BY k");
+      exec(c, "SET max_block_size = 64");
+      exec(c, "SET max_bytes_in_join = 100000");
+      killWhileRunning(c, killer, join, "SELECT big.v%", "big");
+      assertTrue(Long.parseLong(one(c, "SELECT value FROM system.events WHERE event = 'ExternalProcessingFilesTotal'"))
+          > 0, "the join spilled");
+      try (var left = java.nio.file.Files.list(dir.resolve("tmp"))) {
+        assertEquals(List.of(), left.toList(), "no spill file is left");
+      }
+      exec(c, "SET max_bytes_in_join = 0");
+      assertEquals("0", one(c, "SELECT count(*) FROM system.processes WHERE query LIKE 'SELECT big.v%'"));
+    }
+  }
+
   /**
    * Grows {@code table} until a run of {@code query} lasts long enough to be seen in
    * system.processes (by {@code like}) and killed while it runs; returns the table's rows.

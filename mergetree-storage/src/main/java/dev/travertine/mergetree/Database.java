@@ -215,6 +215,7 @@ public final class Database implements AutoCloseable {
       throws IOException {
     Database db = new Database(dir, ctx, owns, storage);
     try {
+      db.clearScratch();
       db.load();
     } catch (IOException | RuntimeException e) {
       db.releaseLock();
@@ -346,6 +347,29 @@ public final class Database implements AutoCloseable {
 
   public Path directory() {
     return dir;
+  }
+
+  /**
+   * The directory for scratch files (spilled joins, spooled uploads): {@code tmp/} of the data
+   * directory, created when needed and emptied when the database opens (what a crashed process left).
+   */
+  public Path scratchDirectory() throws IOException {
+    return java.nio.file.Files.createDirectories(dir.resolve("tmp"));
+  }
+
+  /** Deletes the files a previous process left in {@code tmp/} (this one holds the directory's lock). */
+  private void clearScratch() throws IOException {
+    Path tmp = dir.resolve("tmp");
+    if (!java.nio.file.Files.isDirectory(tmp)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(tmp)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        if (java.nio.file.Files.isRegularFile(f)) {
+          java.nio.file.Files.deleteIfExists(f);
+        }
+      }
+    }
   }
 
   public EngineContext context() {

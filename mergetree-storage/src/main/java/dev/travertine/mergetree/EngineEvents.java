@@ -42,6 +42,10 @@ public final class EngineEvents {
   /** Bytes of entries the decoded-column cache evicted to stay within its size. */
   public static final String UNCOMPRESSED_CACHE_WEIGHT_LOST = "UncompressedCacheWeightLost";
 
+  /** Spill files joins wrote (a grace hash join writes two per partition) and their bytes (ClickHouse's names). */
+  public static final String EXTERNAL_JOIN_FILES = "ExternalProcessingFilesTotal";
+  public static final String EXTERNAL_JOIN_BYTES = "ExternalJoinCompressedBytes";
+
   private final Map<String, LongAdder> counters = new ConcurrentHashMap<>();
 
   public void add(String name, long delta) {

@@ -43,6 +43,10 @@ public final class FragmentRunner {
   private final IntFunction<ScanSource> joinSources;
   /** The built table of each join step of the fragment. */
   private final Map<Step.HashJoin, JoinTable> tables = new IdentityHashMap<>();
+  /** The joins whose build side spilled (grace hash joins), by step. */
+  private final Map<Step.HashJoin, GraceJoin> spilled = new IdentityHashMap<>();
+  /** When a join's build side spills, and where to. */
+  private final SpillStore.JoinSpilling spilling;
   /** The matched build rows of each FULL join step. */
   private final Map<Step.HashJoin, BuildMatches> matches = new IdentityHashMap<>();
   /** Whether INNER and SEMI joins' tables filter the probe side's scan (runtime filters). */
@@ -51,7 +55,9 @@ public final class FragmentRunner {
   private final List<ComputeStage.FieldFilter> keyFilters = new ArrayList<>();
 
   private FragmentRunner(Fragment fragment, ScanSource scan, IntFunction<ScanSource> joinSources,
-      Runnable cancelCheck, MemoryTracker memory, int batchSize, boolean runtimeFilters) {
+      Runnable cancelCheck, MemoryTracker memory, int batchSize, boolean runtimeFilters,
+      SpillStore.JoinSpilling spilling) {
+    this.spilling = spilling;
     this.fragment = fragment;
     this.runtimeFilters = runtimeFilters;
     this.scan = scan;
@@ -90,7 +96,26 @@ public final class FragmentRunner {
    */
   public static BatchIterator run(Fragment fragment, ScanSource scan, IntFunction<ScanSource> joinSources,
       Runnable cancelCheck, MemoryTracker memory, int batchSize, boolean runtimeFilters) throws IOException {
-    return new FragmentRunner(fragment, scan, joinSources, cancelCheck, memory, batchSize, runtimeFilters).start();
+    return run(fragment, scan, joinSources, cancelCheck, memory, batchSize, runtimeFilters,
+        SpillStore.JoinSpilling.NONE);
+  }
+
+  /**
+   * As above; a join (with an equi-key) whose build side holds more than
+   * {@code spilling.maxBytesInJoin()} goes to disk and joins partition by partition
+   * ({@link GraceJoin}).
+   */
+  public static BatchIterator run(Fragment fragment, ScanSource scan, IntFunction<ScanSource> joinSources,
+      Runnable cancelCheck, MemoryTracker memory, int batchSize, boolean runtimeFilters,
+      SpillStore.JoinSpilling spilling) throws IOException {
+    FragmentRunner r = new FragmentRunner(fragment, scan, joinSources, cancelCheck, memory, batchSize, runtimeFilters,
+        spilling);
+    try {
+      return r.start();
+    } catch (IOException | RuntimeException | Error e) {
+      r.closeSpills(); // what start() did not hand to an iterator
+      throw e;
+    }
   }
 
   private static boolean perRow(Step s) {
@@ -99,22 +124,40 @@ public final class FragmentRunner {
 
   /** Runs each join's build side and hashes it, charging the table to the query. */
   private void buildTables() throws IOException {
-    for (Step s : fragment.steps()) {
-      if (s instanceof Step.HashJoin j) {
+    List<Step> steps = fragment.steps();
+    for (int i = 0; i < steps.size(); i++) {
+      if (steps.get(i) instanceof Step.HashJoin j) {
         Fragment b = j.build();
         List<ScanBatch> rows = new ArrayList<>();
         MemoryTracker.Account acct = memory.account();
         long held = 0;
+        GraceJoin grace = null;
         try (BatchIterator it = run(b, joinSources.apply(j.buildSource()), joinSources, cancelCheck, memory,
-            batchSize, runtimeFilters)) {
+            batchSize, runtimeFilters, spilling)) {
           ScanBatch batch;
           while ((batch = next(it)) != null) {
+            if (grace != null) {
+              grace.addBuild(batch);
+              continue;
+            }
             rows.add(batch);
             for (int c = 0; c < batch.cols().length; c++) {
               held += Vectors.bytes(batch.cols()[c], b.outputTypes().get(c).kind(), batch.size());
             }
+            if (spilling.enabled() && j.buildKeys().length > 0 && held > spilling.maxBytesInJoin()) {
+              grace = new GraceJoin(j, b.outputTypes(), spilling.store(), fragment.types().get(i));
+              spilled.put(j, grace); // closed with the fragment's iterator, or by run() on a failure
+              for (ScanBatch r : rows) {
+                grace.addBuild(r);
+              }
+              rows.clear();
+              held = 0;
+            }
             acct.resize(held);
           }
+        }
+        if (grace != null) {
+          continue;
         }
         JoinTable t = JoinTable.build(b.outputTypes(), j.buildKeys(), rows);
         tables.put(j, t);
@@ -139,7 +182,7 @@ public final class FragmentRunner {
     }
     List<DataType> scanTypes = fragment.types().get(0);
     for (int i = 0; i < prefix; i++) {
-      if (fragment.steps().get(i) instanceof Step.HashJoin j
+      if (fragment.steps().get(i) instanceof Step.HashJoin j && !spilled.containsKey(j)
           && (j.kind() == HashJoinProbe.Kind.INNER || j.kind() == HashJoinProbe.Kind.SEMI)) {
         for (int c = 0; c < j.probeKeys().length; c++) {
           int f = scanField(i, j.probeKeys()[c]);
@@ -191,7 +234,7 @@ public final class FragmentRunner {
     buildTables();
     List<Step> steps = fragment.steps();
     int i = 0;
-    while (i < steps.size() && perRow(steps.get(i))) {
+    while (i < steps.size() && perRow(steps.get(i)) && !spilled.containsKey(steps.get(i))) {
       if (isFull(steps.get(i++))) {
         break;
       }
@@ -203,6 +246,10 @@ public final class FragmentRunner {
       // The workers run up to the FULL join; its unmatched build rows follow once they all end,
       // then the rest runs on this thread.
       return rest(withUnmatched(scanned(cols, prefix, -1), (Step.HashJoin) steps.get(i - 1), i - 1), i);
+    }
+    if (i < steps.size() && spilled.containsKey(steps.get(i))) {
+      // The workers run up to the spilled join; it joins partition by partition on this thread.
+      return rest(graceJoin(scanned(cols, prefix, -1), i), i + 1);
     }
     List<DataType> types = fragment.types().get(i);
     BatchIterator it;
@@ -269,14 +316,19 @@ public final class FragmentRunner {
       Step s = steps.get(i);
       if (perRow(s)) {
         int j = i;
-        while (j < steps.size() && perRow(steps.get(j))) {
+        while (j < steps.size() && perRow(steps.get(j)) && !spilled.containsKey(steps.get(j))) {
           if (isFull(steps.get(j++))) {
             break;
           }
         }
-        it = staged(it, stage(null, i, j));
-        if (isFull(steps.get(j - 1))) {
-          it = withUnmatched(it, (Step.HashJoin) steps.get(j - 1), j - 1);
+        if (j > i) {
+          it = staged(it, stage(null, i, j));
+          if (isFull(steps.get(j - 1))) {
+            it = withUnmatched(it, (Step.HashJoin) steps.get(j - 1), j - 1);
+          }
+        }
+        if (j < steps.size() && spilled.containsKey(steps.get(j))) {
+          it = graceJoin(it, j++);
         }
         i = j;
         continue;
@@ -312,6 +364,23 @@ public final class FragmentRunner {
       i++;
     }
     return it;
+  }
+
+  /** The output of spilled join step {@code step} over its probe side {@code in}. */
+  private BatchIterator graceJoin(BatchIterator in, int step) {
+    GraceJoin g = spilled.get(fragment.steps().get(step));
+    return g.join(in, fragment.types().get(step), memory, batchSize, cancelCheck);
+  }
+
+  /** Deletes the spill files of every spilled join (on a failure before the iterators own them). */
+  private void closeSpills() {
+    for (GraceJoin g : spilled.values()) {
+      try {
+        g.close();
+      } catch (IOException e) {
+        // the failure that brought us here is the one to report
+      }
+    }
   }
 
   private static boolean isFull(Step s) {

@@ -70,6 +70,9 @@ public final class Settings {
   public static final Setting ENABLE_JOIN_RUNTIME_FILTERS = Setting.bool("enable_join_runtime_filters", true,
       SESSION, "An INNER or SEMI join's built keys filter its probe side's scan: their range prunes granules, their"
           + " set (exact when small, else a Bloom filter) drops rows before the other columns are read");
+  public static final Setting MAX_BYTES_IN_JOIN = Setting.uint("max_bytes_in_join", 0, 0, 1L << 50, SESSION,
+      "A join whose build side holds more bytes than this spills both sides to disk in partitions and joins them one"
+          + " at a time (grace hash join); 0: never spills");
   public static final Setting USE_PRIMARY_KEY = Setting.bool("use_index_for_pruning", true, SESSION,
       "Prune partitions and granules with min/max statistics");
   public static final Setting REMOTE_READ_PREFETCH = Setting.bool("remote_filesystem_read_prefetch", true, SESSION,
@@ -144,7 +147,7 @@ public final class Settings {
         MERGE_SELECTOR_BASE, INSERT_BUFFER_MAX_ROWS, INSERT_BUFFER_MAX_BYTES, INSERT_BUFFER_FLUSH_MS,
         MIN_ROWS_FOR_DIRECT_PART, FSYNC_AFTER_INSERT, COMPRESSION, NUMBER_OF_MUTATIONS_TO_THROW,
         FINISHED_MUTATIONS_TO_KEEP, OLD_PARTS_LIFETIME, STORAGE, MAX_THREADS, MAX_BLOCK_SIZE,
-        MAX_INSERT_BLOCK_SIZE, INPUT_FORMAT_NULL_AS_DEFAULT, INPUT_FORMAT_ALLOW_ERRORS_NUM, OPTIMIZE_READ_IN_ORDER, USE_PRIMARY_KEY, ENABLE_JOIN_RUNTIME_FILTERS, REMOTE_READ_PREFETCH,
+        MAX_INSERT_BLOCK_SIZE, INPUT_FORMAT_NULL_AS_DEFAULT, INPUT_FORMAT_ALLOW_ERRORS_NUM, OPTIMIZE_READ_IN_ORDER, USE_PRIMARY_KEY, ENABLE_JOIN_RUNTIME_FILTERS, MAX_BYTES_IN_JOIN, REMOTE_READ_PREFETCH,
         REMOTE_READ_MIN_BYTES_FOR_SEEK, REMOTE_READ_MAX_COALESCED_BYTES, MAX_READ_BUFFER_SIZE, PREFETCH_MAX_MEMORY,
         PREFETCHES_LIMIT, ENABLE_FILESYSTEM_CACHE, USE_UNCOMPRESSED_CACHE,
         MUTATIONS_SYNC, VECTORIZED_EXECUTION, MAX_MEMORY_USAGE,
