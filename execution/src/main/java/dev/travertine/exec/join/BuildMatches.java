@@ -67,8 +67,8 @@ public final class BuildMatches {
     for (int c = 0; c < probeTypes.size(); c++) {
       ColumnVector v = Columns.gatherTarget(probeTypes.get(c), n);
       v.noNulls = false;
-      v.isRepeating = true;
-      v.isNull[0] = true;
+      v.isRepeating = true; // one NULL for all (and every position says so, for readers that index)
+      java.util.Arrays.fill(v.isNull, 0, Math.max(1, n), true);
       cols[c] = v;
     }
     ColumnVector[] bc = table.cols();

@@ -5,6 +5,7 @@ import dev.travertine.mergetree.scan.ScanBatch;
 import dev.travertine.mergetree.schema.DataType;
 import dev.travertine.mergetree.schema.TypeKind;
 import java.util.List;
+import java.util.function.IntConsumer;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 
@@ -31,7 +32,7 @@ public final class JoinTable {
   private final boolean unique;
   private final int chained;
 
-  private JoinTable(List<DataType> types, ColumnVector[] cols, int rows, int[] keys) {
+  private JoinTable(List<DataType> types, ColumnVector[] cols, int rows, int[] keys, Parallel parallel) {
     this.types = List.copyOf(types);
     this.cols = cols;
     this.rows = rows;
@@ -44,26 +45,94 @@ public final class JoinTable {
     this.mask = cap - 1;
     this.next = new int[rows];
     this.hashes = new int[rows];
-    int[] all = Columns.identity(rows);
-    long[] h = new long[rows];
-    boolean[] nul = new boolean[rows];
-    java.util.Arrays.fill(h, JoinKeys.SEED);
-    for (int c = 0; c < keys.length; c++) {
-      JoinKeys.hash(cols[keys[c]], keyKinds[c], all, rows, h, nul);
-    }
     ColumnVector[] own = new ColumnVector[keys.length];
     for (int c = 0; c < keys.length; c++) {
       own[c] = cols[keys[c]];
     }
+    boolean[] nul = new boolean[rows];
+    int ranges = parallel == null ? 1 : Math.max(1, Math.min(parallel.threads() * 4, rows >> 14));
+    // Hashes: ranges of rows, each on its own.
+    IntConsumer hashRange = t -> {
+      int from = (int) ((long) rows * t / ranges);
+      int to = (int) ((long) rows * (t + 1) / ranges);
+      int n = to - from;
+      int[] pos = new int[n];
+      for (int k = 0; k < n; k++) {
+        pos[k] = from + k;
+      }
+      long[] h = new long[n];
+      boolean[] nn = new boolean[n];
+      java.util.Arrays.fill(h, JoinKeys.SEED);
+      for (int c = 0; c < keys.length; c++) {
+        JoinKeys.hash(cols[keys[c]], keyKinds[c], pos, n, h, nn);
+      }
+      for (int k = 0; k < n; k++) {
+        hashes[from + k] = nn[k] ? 0 : JoinKeys.finish(h[k]);
+        nul[from + k] = nn[k];
+      }
+    };
+    if (parallel == null) {
+      hashRange.accept(0);
+      int[] counted = insert(own, nul, 0, rows, null, 0, 0);
+      this.unique = counted[1] == 1;
+      this.chained = counted[0];
+      return;
+    }
+    parallel.run(ranges, hashRange);
+    // Chains: the buckets split by their high bits into partitions, each partition's rows inserted
+    // by one task, so no two tasks write one chain head (a row's next is its own).
+    int bits = Math.min(Integer.numberOfTrailingZeros(cap), 6);
+    int partitions = 1 << bits;
+    int shift = Integer.numberOfTrailingZeros(cap) - bits;
+    int[] start = new int[partitions + 1];
+    for (int r = 0; r < rows; r++) {
+      if (!nul[r]) {
+        start[((hashes[r] & mask) >>> shift) + 1]++;
+      }
+    }
+    for (int p = 0; p < partitions; p++) {
+      start[p + 1] += start[p];
+    }
+    int[] order = new int[start[partitions]];
+    int[] fill = java.util.Arrays.copyOf(start, partitions);
+    for (int r = 0; r < rows; r++) {
+      if (!nul[r]) {
+        order[fill[(hashes[r] & mask) >>> shift]++] = r;
+      }
+    }
+    int[] chainedPer = new int[partitions];
+    boolean[] uniquePer = new boolean[partitions];
+    parallel.run(partitions, p -> {
+      int[] counted = insert(own, nul, 0, 0, order, start[p], start[p + 1]);
+      chainedPer[p] = counted[0];
+      uniquePer[p] = counted[1] == 1;
+    });
+    int count = 0;
+    boolean uniq = true;
+    for (int p = 0; p < partitions; p++) {
+      count += chainedPer[p];
+      uniq &= uniquePer[p];
+    }
+    this.unique = uniq;
+    this.chained = count;
+  }
+
+  /**
+   * Chains rows (those of {@code order[from .. to)} when {@code order} is given, else rows
+   * {@code lo .. hi)), from the last down so each chain lists its rows in their input order;
+   * returns {rows chained, 1 if no two had equal keys}.
+   */
+  private int[] insert(ColumnVector[] own, boolean[] nul, int lo, int hi, int[] order, int from, int to) {
     boolean uniq = true;
     int count = 0;
-    // Inserted from the last row down, so each chain lists its rows in their input order.
-    for (int r = rows - 1; r >= 0; r--) {
+    int first = order == null ? hi - 1 : to - 1;
+    int last = order == null ? lo : from;
+    for (int i = first; i >= last; i--) {
+      int r = order == null ? i : order[i];
       if (nul[r]) {
         continue;
       }
-      int hash = JoinKeys.finish(h[r]);
-      hashes[r] = hash;
+      int hash = hashes[r];
       int b = hash & mask;
       if (uniq && find(heads[b] - 1, hash, own, r) >= 0) {
         uniq = false;
@@ -72,9 +141,19 @@ public final class JoinTable {
       heads[b] = r + 1;
       count++;
     }
-    this.unique = uniq;
-    this.chained = count;
+    return new int[] {count, uniq ? 1 : 0};
   }
+
+  /** Where a large build runs in parallel (the query's workers, which check its cancellation). */
+  public interface Parallel {
+    int threads();
+
+    /** Runs tasks 0 … n - 1, each once, and returns when all are done. */
+    void run(int n, IntConsumer task);
+  }
+
+  /** Rows from which a build hashes and chains in parallel (below, the threads cost more than they give). */
+  static final int PARALLEL_ROWS = 1 << 16;
 
   /**
    * The table over the rows of {@code batches} (their selected positions, in order).
@@ -82,6 +161,14 @@ public final class JoinTable {
    * @param keys the key fields of the batches
    */
   public static JoinTable build(List<DataType> types, int[] keys, List<ScanBatch> batches) {
+    return build(types, keys, batches, null);
+  }
+
+  /**
+   * As above; with {@code parallel} (null: the caller's thread alone), a build of at least
+   * {@link #PARALLEL_ROWS} rows copies the batches, hashes and chains on the query's workers.
+   */
+  public static JoinTable build(List<DataType> types, int[] keys, List<ScanBatch> batches, Parallel parallel) {
     long total = 0;
     for (ScanBatch b : batches) {
       total += b.size();
@@ -94,14 +181,25 @@ public final class JoinTable {
     for (int c = 0; c < cols.length; c++) {
       cols[c] = Columns.gatherTarget(types.get(c), n);
     }
-    int at = 0;
-    for (ScanBatch b : batches) {
-      for (int c = 0; c < cols.length; c++) {
-        VectorGather.gather(b.cols()[c], types.get(c).kind(), b.sel(), b.size(), cols[c], at);
-      }
-      at += b.size();
+    boolean wide = parallel != null && parallel.threads() > 1 && n >= PARALLEL_ROWS;
+    int[] at = new int[batches.size() + 1];
+    for (int i = 0; i < batches.size(); i++) {
+      at[i + 1] = at[i] + batches.get(i).size();
     }
-    return new JoinTable(types, cols, n, keys);
+    IntConsumer copy = i -> {
+      ScanBatch b = batches.get(i);
+      for (int c = 0; c < cols.length; c++) {
+        VectorGather.gather(b.cols()[c], types.get(c).kind(), b.sel(), b.size(), cols[c], at[i]);
+      }
+    };
+    if (wide) {
+      parallel.run(batches.size(), copy);
+    } else {
+      for (int i = 0; i < batches.size(); i++) {
+        copy.accept(i);
+      }
+    }
+    return new JoinTable(types, cols, n, keys, wide ? parallel : null);
   }
 
   /** Whether a key of type {@code a} joins with one of type {@code b} (both hash and compare alike). */

@@ -159,7 +159,16 @@ public final class FragmentRunner {
         if (grace != null) {
           continue;
         }
-        JoinTable t = JoinTable.build(b.outputTypes(), j.buildKeys(), rows);
+        Workers workers = scan.workers();
+        JoinTable t = JoinTable.build(b.outputTypes(), j.buildKeys(), rows, new JoinTable.Parallel() {
+          @Override public int threads() {
+            return workers.threads();
+          }
+
+          @Override public void run(int n, java.util.function.IntConsumer task) {
+            workers.run(n, task, cancelCheck);
+          }
+        });
         tables.put(j, t);
         if (j.kind() == HashJoinProbe.Kind.FULL) {
           BuildMatches m = new BuildMatches(t);

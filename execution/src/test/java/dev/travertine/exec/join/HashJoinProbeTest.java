@@ -33,9 +33,22 @@ class HashJoinProbeTest {
       for (int[] keys : List.of(new int[] {0}, new int[] {0, 1})) {
         JoinTable t = JoinTable.build(TYPES, keys, List.of(build));
         for (HashJoinProbe.Kind kind : HashJoinProbe.Kind.values()) {
-          ScanBatch out = new HashJoinProbe(kind, t, TYPES, keys, null).apply(probe);
+          BuildMatches matches = kind == HashJoinProbe.Kind.FULL ? new BuildMatches(t) : null;
+          ScanBatch out = new HashJoinProbe(kind, t, TYPES, keys, null, matches).apply(probe);
           assertEquals(oracle(kind, probe, build, keys), rows(out, kind), kind + " keys " + keys.length + " round "
               + round + " " + t);
+          if (matches != null) {
+            List<String> unmatched = new ArrayList<>();
+            for (ScanBatch u : matches.unmatched(TYPES, 64)) {
+              ScanBatch buildSide = new ScanBatch(new ColumnVector[] {u.cols()[2], u.cols()[3]}, u.sel(), u.size());
+              for (int x = 0; x < u.size(); x++) {
+                assertEquals("null/null", row(u, u.sel()[x]), "the probe side of an unmatched build row");
+                unmatched.add(row(buildSide, u.sel()[x]));
+              }
+            }
+            unmatched.sort(null);
+            assertEquals(unmatchedOracle(probe, build, keys), unmatched, "FULL's unmatched build rows, round " + round);
+          }
         }
       }
     }
@@ -94,12 +107,12 @@ class HashJoinProbeTest {
         int j = b.sel()[y];
         if (matches(p, i, b, j, keys)) {
           any = true;
-          if (kind == HashJoinProbe.Kind.INNER || kind == HashJoinProbe.Kind.LEFT) {
+          if (kind == HashJoinProbe.Kind.INNER || kind == HashJoinProbe.Kind.LEFT || kind == HashJoinProbe.Kind.FULL) {
             out.add(row(p, i) + "|" + row(b, j));
           }
         }
       }
-      if (kind == HashJoinProbe.Kind.LEFT && !any) {
+      if ((kind == HashJoinProbe.Kind.LEFT || kind == HashJoinProbe.Kind.FULL) && !any) {
         out.add(row(p, i) + "|null/null");
       } else if (kind == HashJoinProbe.Kind.SEMI && any || kind == HashJoinProbe.Kind.ANTI && !any) {
         out.add(row(p, i));
@@ -107,6 +120,64 @@ class HashJoinProbeTest {
     }
     out.sort(null);
     return out;
+  }
+
+  /** The build rows (selected) that no selected probe row matches. */
+  private static List<String> unmatchedOracle(ScanBatch p, ScanBatch b, int[] keys) {
+    List<String> out = new ArrayList<>();
+    for (int y = 0; y < b.size(); y++) {
+      int j = b.sel()[y];
+      boolean any = false;
+      for (int x = 0; x < p.size() && !any; x++) {
+        any = matches(p, p.sel()[x], b, j, keys);
+      }
+      if (!any) {
+        out.add(row(b, j));
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  /**
+   * A build large enough to run in parallel (hashing and chaining split over tasks) gives the same
+   * table as the serial one: every probe kind answers alike, duplicate and NULL keys included.
+   */
+  @Test
+  void aParallelBuildEqualsTheSerialOne() {
+    Random rnd = new Random(7);
+    List<ScanBatch> batches = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      batches.add(batch(rnd, 3000, i % 2 == 0 ? 50_000 : 200, false));
+    }
+    ScanBatch probe = batch(rnd, 4000, 50_000, false);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+    try {
+      dev.travertine.exec.op.Workers workers = new dev.travertine.exec.op.Workers(pool, 4);
+      JoinTable.Parallel parallel = new JoinTable.Parallel() {
+        @Override public int threads() {
+          return workers.threads();
+        }
+
+        @Override public void run(int n, java.util.function.IntConsumer task) {
+          workers.run(n, task, () -> { });
+        }
+      };
+      for (int[] keys : List.of(new int[] {0}, new int[] {0, 1})) {
+        JoinTable serial = JoinTable.build(TYPES, keys, batches);
+        JoinTable wide = JoinTable.build(TYPES, keys, batches, parallel);
+        assertEquals(serial.rows(), wide.rows());
+        assertEquals(serial.chained(), wide.chained());
+        assertEquals(serial.unique(), wide.unique());
+        for (HashJoinProbe.Kind kind : HashJoinProbe.Kind.values()) {
+          ScanBatch a = new HashJoinProbe(kind, serial, TYPES, keys, null, new BuildMatches(serial)).apply(probe);
+          ScanBatch b = new HashJoinProbe(kind, wide, TYPES, keys, null, new BuildMatches(wide)).apply(probe);
+          assertEquals(rows(a, kind), rows(b, kind), kind + " keys " + keys.length);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   private static List<String> rows(ScanBatch out, HashJoinProbe.Kind kind) {
