@@ -315,6 +315,11 @@ class VectorizedJoinDifferentialTest {
       check("SELECT f.k, d.name FROM f JOIN d ON f.a = d.id WHERE d.grp = 99");
       check("SELECT f.k, d.name FROM f JOIN d ON f.a = d.id");
       check("SELECT f.k, d.name FROM f LEFT JOIN d ON f.a = d.id AND d.grp = 1");
+      // string keys: by hash, an exact set of a few, a Bloom filter of many
+      check("SELECT f.k, m.w FROM f JOIN m ON f.s = m.s WHERE m.w < 0");
+      check("SELECT f.k, d.id FROM f JOIN d ON f.s = d.s AND f.a = d.id WHERE d.grp = 1");
+      check("SELECT f.k FROM f WHERE f.s IN (SELECT s FROM d WHERE grp = 2)");
+      check("SELECT d.id, d2.id FROM d JOIN d d2 ON d.name = d2.name WHERE d2.id > 100");
     }
     exec(c, "SET enable_join_runtime_filters = 1");
   }

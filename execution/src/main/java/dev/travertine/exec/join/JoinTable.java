@@ -290,9 +290,12 @@ public final class JoinTable {
 
   /**
    * A runtime filter on key {@code c} (its position among the keys): what a probe's key must be to
-   * match; null where the key is not an integer (long-backed) one.
+   * match; null where the key is neither an integer (long-backed) nor a string one.
    */
   public KeyFilter keyFilter(int c) {
+    if (keyKinds[c] == TypeKind.CHAR || keyKinds[c] == TypeKind.VARCHAR) {
+      return KeyFilter.ofStrings((org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector) cols[keys[c]], rows);
+    }
     if (!keyKinds[c].isLongBacked()) {
       return null;
     }

@@ -5,19 +5,22 @@ import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 
 /**
- * A runtime filter: what a built join table says of the values one integer key of the probe side
- * can take to find a match — the build keys' smallest and largest value, their exact set when
+ * A runtime filter: what a built join table says of the values one key of the probe side can take
+ * to find a match — the build keys' smallest and largest value, their exact set when
  * there are few ({@link #EXACT_MAX}), else a Bloom filter unless the keys fill their range densely
  * (a primary key built whole, where the range says all). A probe row whose key fails it matches
  * nothing, so an INNER or SEMI join's probe side may drop it as early as it likes: the scan prunes
  * granules with {@link #narrowing}, and the reader or the first stage drops rows with
  * {@link #filter} before the other columns are decoded and before the steps under the join run.
- * NULL keys always fail (they match nothing). Immutable; each thread filters through an
- * {@link Instance} of its own.
+ * NULL keys always fail (they match nothing). A string key (CHAR, VARCHAR) is tested by a 64-bit
+ * hash of its bytes ({@link #ofStrings}, the join's own string hash): the range, set and Bloom
+ * filter are over those hashes, so it drops rows in the reader and the first stage but gives the
+ * scan no {@link #narrowing}. Immutable; each thread filters through an {@link Instance} of its own.
  */
 public final class KeyFilter {
   /** Most distinct keys kept as an exact set (an IN list the scan also prunes granules with). */
@@ -37,8 +40,11 @@ public final class KeyFilter {
   /** A blocked Bloom filter (two bits per key in one word), or null. */
   private final long[] words;
   private final int shift;
+  /** Whether the values are hashes of string keys. */
+  private final boolean hashed;
 
-  private KeyFilter(boolean empty, long min, long max, long[] exact, long[] words) {
+  private KeyFilter(boolean empty, long min, long max, long[] exact, long[] words, boolean hashed) {
+    this.hashed = hashed;
     this.empty = empty;
     this.min = min;
     this.max = max;
@@ -52,6 +58,26 @@ public final class KeyFilter {
    * left out); {@code unique}: no value repeats.
    */
   public static KeyFilter of(LongColumnVector keys, int rows, boolean unique) {
+    return of(keys, rows, unique, false);
+  }
+
+  /** The filter over the first {@code rows} values of a string column (CHAR or VARCHAR; NULLs left out). */
+  public static KeyFilter ofStrings(BytesColumnVector keys, int rows) {
+    LongColumnVector h = new LongColumnVector(Math.max(1, rows));
+    boolean rep = keys.isRepeating;
+    for (int r = 0; r < rows; r++) {
+      int i = rep ? 0 : r;
+      if (!keys.noNulls && keys.isNull[i]) {
+        h.noNulls = false;
+        h.isNull[r] = true;
+      } else {
+        h.vector[r] = JoinKeys.bytesHash(keys.vector[i], keys.start[i], keys.length[i]);
+      }
+    }
+    return of(h, rows, false, true);
+  }
+
+  private static KeyFilter of(LongColumnVector keys, int rows, boolean unique, boolean hashed) {
     long lo = Long.MAX_VALUE;
     long hi = Long.MIN_VALUE;
     int count = 0;
@@ -72,21 +98,21 @@ public final class KeyFilter {
       }
     }
     if (count == 0) {
-      return new KeyFilter(true, 0, -1, null, null);
+      return new KeyFilter(true, 0, -1, null, null, hashed);
     }
     if (distinct != null) {
       long[] e = distinct.toLongArray();
       Arrays.sort(e);
-      return new KeyFilter(false, lo, hi, e, null);
+      return new KeyFilter(false, lo, hi, e, null, hashed);
     }
     double span = (double) hi - (double) lo + 1;
     // Without unique keys the row count overstates the distinct keys: judge density only for unique ones.
     if ((unique && count >= DENSE * span) || count > BLOOM_MAX_KEYS) {
-      return new KeyFilter(false, lo, hi, null, null);
+      return new KeyFilter(false, lo, hi, null, null, hashed);
     }
     int bits = Integer.highestOneBit(Math.max(128, count * 16 - 1)) << 1;
     long[] words = new long[bits / 64];
-    KeyFilter f = new KeyFilter(false, lo, hi, null, words);
+    KeyFilter f = new KeyFilter(false, lo, hi, null, words, hashed);
     for (int r = 0; r < rows; r++) {
       int i = rep ? 0 : r;
       if (keys.noNulls || !keys.isNull[i]) {
@@ -117,9 +143,13 @@ public final class KeyFilter {
 
   /**
    * The same condition as a scan predicate on table column {@code column} (values as longs), for
-   * partition and granule pruning: an IN list of the exact set, else the range.
+   * partition and granule pruning: an IN list of the exact set, else the range; null for string
+   * keys (their values are hashes), except that an empty filter is an empty IN list.
    */
   public Predicate narrowing(int column) {
+    if (hashed && !empty) {
+      return null;
+    }
     if (empty || exact != null) {
       List<Object> values = new ArrayList<>();
       if (exact != null) {
@@ -157,6 +187,22 @@ public final class KeyFilter {
     if (empty) {
       return 0;
     }
+    if (hashed) {
+      BytesColumnVector bv = (BytesColumnVector) v;
+      boolean noNulls = bv.noNulls;
+      if (bv.isRepeating) {
+        return (noNulls || !bv.isNull[0]) && mayContain(JoinKeys.bytesHash(bv.vector[0], bv.start[0], bv.length[0]))
+            ? n : 0;
+      }
+      int out = 0;
+      for (int k = 0; k < n; k++) {
+        int r = sel[k];
+        if ((noNulls || !bv.isNull[r]) && mayContain(JoinKeys.bytesHash(bv.vector[r], bv.start[r], bv.length[r]))) {
+          sel[out++] = r;
+        }
+      }
+      return out;
+    }
     LongColumnVector lv = (LongColumnVector) v;
     long[] a = lv.vector;
     boolean[] isNull = lv.isNull;
@@ -190,7 +236,7 @@ public final class KeyFilter {
   }
 
   @Override public String toString() {
-    return empty ? "KeyFilter[empty]" : "KeyFilter[" + min + ".." + max
+    return empty ? "KeyFilter[empty]" : "KeyFilter[" + (hashed ? "string hashes " : "") + min + ".." + max
         + (exact != null ? ", " + exact.length + " keys" : words != null ? ", bloom " + words.length * 64 + " bits" : "")
         + "]";
   }

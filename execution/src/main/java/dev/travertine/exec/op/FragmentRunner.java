@@ -16,6 +16,7 @@ import dev.travertine.mergetree.scan.BatchStage;
 import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.scan.ScanBatch;
 import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.schema.TypeKind;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -195,7 +196,8 @@ public final class FragmentRunner {
           && (j.kind() == HashJoinProbe.Kind.INNER || j.kind() == HashJoinProbe.Kind.SEMI)) {
         for (int c = 0; c < j.probeKeys().length; c++) {
           int f = scanField(i, j.probeKeys()[c]);
-          if (f >= 0 && scanTypes.get(f).kind().isLongBacked()) {
+          TypeKind kind = f < 0 ? null : scanTypes.get(f).kind();
+          if (f >= 0 && (kind.isLongBacked() || kind == TypeKind.CHAR || kind == TypeKind.VARCHAR)) {
             KeyFilter k = tables.get(j).keyFilter(c);
             if (k != null) {
               keyFilters.add(new ComputeStage.FieldFilter(f, k));
@@ -228,9 +230,12 @@ public final class FragmentRunner {
     }
     List<Predicate> all = new ArrayList<>();
     for (ComputeStage.FieldFilter f : keyFilters) {
-      all.add(f.filter().narrowing(fragment.scanColumns()[f.field()]));
+      Predicate p = f.filter().narrowing(fragment.scanColumns()[f.field()]);
+      if (p != null) { // string keys' filters prune no granule
+        all.add(p);
+      }
     }
-    return all.size() == 1 ? all.get(0) : new Predicate.And(all);
+    return all.isEmpty() ? null : all.size() == 1 ? all.get(0) : new Predicate.And(all);
   }
 
   private ComputeStage stage(int[] cols, int from, int to) {

@@ -124,4 +124,57 @@ class KeyFilterTest {
     assertFalse(f.mayContain(-1));
     assertEquals(1, inst.filter(probe, new int[] {0}, 1));
   }
+
+  /** A string vector of {@code values} (null entries NULL), filled by reference. */
+  private static org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector strings(String[] values) {
+    var v = new org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector(Math.max(1, values.length));
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] == null) {
+        v.noNulls = false;
+        v.isNull[i] = true;
+      } else {
+        byte[] b = values[i].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        v.setRef(i, b, 0, b.length);
+      }
+    }
+    return v;
+  }
+
+  /**
+   * String keys: a few kept exactly (by hash), many in a Bloom filter over their hashes; a member
+   * always passes, NULL never does, nearly every non-member fails, and the scan gets no predicate.
+   */
+  @Test
+  void stringKeysFilterByTheirHash() {
+    for (int n : new int[] {5, 5000}) {
+      String[] build = new String[n + 1];
+      for (int i = 0; i < n; i++) {
+        build[i] = "key-" + i + (i % 3 == 0 ? " ünï" : "");
+      }
+      build[n] = null;
+      KeyFilter f = KeyFilter.ofStrings(strings(build), build.length);
+      assertTrue(f.selective(), f.toString());
+      assertEquals(null, f.narrowing(3), "string hashes prune no granule");
+      String[] probe = new String[2 * n + 1];
+      for (int i = 0; i < n; i++) {
+        probe[i] = build[i];
+        probe[n + i] = "other-" + i;
+      }
+      probe[2 * n] = null;
+      int[] sel = Columns.identity(probe.length);
+      int kept = f.filter(strings(probe), sel, probe.length);
+      Set<Integer> passed = new HashSet<>();
+      for (int k = 0; k < kept; k++) {
+        passed.add(sel[k]);
+      }
+      for (int i = 0; i < n; i++) {
+        assertTrue(passed.contains(i), "member " + build[i] + " passes");
+      }
+      assertFalse(passed.contains(2 * n), "NULL fails");
+      assertTrue(kept - n <= Math.max(1, n / 20), "few non-members pass: " + (kept - n) + " of " + n);
+    }
+    KeyFilter none = KeyFilter.ofStrings(strings(new String[] {null, null}), 2);
+    assertTrue(none.empty());
+    assertEquals(0, none.filter(strings(new String[] {"a"}), new int[] {0}, 1));
+  }
 }
