@@ -131,6 +131,11 @@ public final class KeyFilter {
     return x ^ (x >>> 33);
   }
 
+  /** Whether the filter tests strings (by their hash) rather than long-backed values. */
+  public boolean onStrings() {
+    return hashed;
+  }
+
   /** Whether no key is set (the join matches nothing). */
   public boolean empty() {
     return empty;

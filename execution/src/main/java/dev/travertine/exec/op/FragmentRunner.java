@@ -55,9 +55,13 @@ public final class FragmentRunner {
   /** The runtime filters on the scan's fields, once the tables are built. */
   private final List<ComputeStage.FieldFilter> keyFilters = new ArrayList<>();
 
+  /** Filters on the fragment's output fields from the join it is the build side of (see {@link SidewaysFilters}). */
+  private final List<SidewaysFilters.OnOutput> inherited;
+
   private FragmentRunner(Fragment fragment, ScanSource scan, IntFunction<ScanSource> joinSources,
       Runnable cancelCheck, MemoryTracker memory, int batchSize, boolean runtimeFilters,
-      SpillStore.JoinSpilling spilling) {
+      SpillStore.JoinSpilling spilling, List<SidewaysFilters.OnOutput> inherited) {
+    this.inherited = inherited;
     this.spilling = spilling;
     this.fragment = fragment;
     this.runtimeFilters = runtimeFilters;
@@ -109,8 +113,14 @@ public final class FragmentRunner {
   public static BatchIterator run(Fragment fragment, ScanSource scan, IntFunction<ScanSource> joinSources,
       Runnable cancelCheck, MemoryTracker memory, int batchSize, boolean runtimeFilters,
       SpillStore.JoinSpilling spilling) throws IOException {
+    return run(fragment, scan, joinSources, cancelCheck, memory, batchSize, runtimeFilters, spilling, List.of());
+  }
+
+  private static BatchIterator run(Fragment fragment, ScanSource scan, IntFunction<ScanSource> joinSources,
+      Runnable cancelCheck, MemoryTracker memory, int batchSize, boolean runtimeFilters,
+      SpillStore.JoinSpilling spilling, List<SidewaysFilters.OnOutput> inherited) throws IOException {
     FragmentRunner r = new FragmentRunner(fragment, scan, joinSources, cancelCheck, memory, batchSize, runtimeFilters,
-        spilling);
+        spilling, inherited);
     try {
       return r.start();
     } catch (IOException | RuntimeException | Error e) {
@@ -133,8 +143,10 @@ public final class FragmentRunner {
         MemoryTracker.Account acct = memory.account();
         long held = 0;
         GraceJoin grace = null;
+        List<SidewaysFilters.OnOutput> sideways = runtimeFilters ? SidewaysFilters.forBuild(fragment, i, tables::get)
+            : List.of();
         try (BatchIterator it = run(b, joinSources.apply(j.buildSource()), joinSources, cancelCheck, memory,
-            batchSize, runtimeFilters, spilling)) {
+            batchSize, runtimeFilters, spilling, sideways)) {
           ScanBatch batch;
           while ((batch = next(it)) != null) {
             if (grace != null) {
@@ -191,6 +203,13 @@ public final class FragmentRunner {
       return;
     }
     List<DataType> scanTypes = fragment.types().get(0);
+    for (SidewaysFilters.OnOutput o : inherited) {
+      int f = SidewaysFilters.scanFieldOfOutput(fragment, o.field());
+      if (f >= 0 && SidewaysFilters.filterable(scanTypes.get(f)) && o.filter().onStrings()
+          == (scanTypes.get(f).kind() == TypeKind.CHAR || scanTypes.get(f).kind() == TypeKind.VARCHAR)) {
+        keyFilters.add(new ComputeStage.FieldFilter(f, o.filter()));
+      }
+    }
     for (int i = 0; i < prefix; i++) {
       if (fragment.steps().get(i) instanceof Step.HashJoin j && !spilled.containsKey(j)
           && (j.kind() == HashJoinProbe.Kind.INNER || j.kind() == HashJoinProbe.Kind.SEMI)) {
