@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntConsumer;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -61,16 +60,7 @@ public class BenchmarkJoinBuild {
       batches.add(new ScanBatch(new ColumnVector[] {k, v}, ScanBatch.identity(1024), 1024));
     }
     pool = Executors.newCachedThreadPool();
-    Workers workers = new Workers(pool, threads);
-    parallel = threads == 1 ? null : new JoinTable.Parallel() {
-      @Override public int threads() {
-        return workers.threads();
-      }
-
-      @Override public void run(int n, IntConsumer task) {
-        workers.run(n, task, () -> { });
-      }
-    };
+    parallel = threads == 1 ? null : new Workers(pool, threads).forJoinBuild(() -> { });
   }
 
   @TearDown

@@ -172,16 +172,7 @@ public final class FragmentRunner {
         if (grace != null) {
           continue;
         }
-        Workers workers = scan.workers();
-        JoinTable t = JoinTable.build(b.outputTypes(), j.buildKeys(), rows, new JoinTable.Parallel() {
-          @Override public int threads() {
-            return workers.threads();
-          }
-
-          @Override public void run(int n, java.util.function.IntConsumer task) {
-            workers.run(n, task, cancelCheck);
-          }
-        });
+        JoinTable t = JoinTable.build(b.outputTypes(), j.buildKeys(), rows, scan.workers().forJoinBuild(cancelCheck));
         tables.put(j, t);
         if (j.kind() == HashJoinProbe.Kind.FULL) {
           BuildMatches m = new BuildMatches(t);
@@ -215,8 +206,7 @@ public final class FragmentRunner {
           && (j.kind() == HashJoinProbe.Kind.INNER || j.kind() == HashJoinProbe.Kind.SEMI)) {
         for (int c = 0; c < j.probeKeys().length; c++) {
           int f = scanField(i, j.probeKeys()[c]);
-          TypeKind kind = f < 0 ? null : scanTypes.get(f).kind();
-          if (f >= 0 && (kind.isLongBacked() || kind == TypeKind.CHAR || kind == TypeKind.VARCHAR)) {
+          if (f >= 0 && SidewaysFilters.filterable(scanTypes.get(f))) {
             KeyFilter k = tables.get(j).keyFilter(c);
             if (k != null) {
               keyFilters.add(new ComputeStage.FieldFilter(f, k));

@@ -92,4 +92,17 @@ public record Workers(ExecutorService pool, int threads) {
       throw new IllegalStateException("Interrupted", first);
     }
   }
+
+  /** These workers as where a join's table builds in parallel, checking {@code cancelCheck} before each task. */
+  public dev.travertine.exec.join.JoinTable.Parallel forJoinBuild(Runnable cancelCheck) {
+    return new dev.travertine.exec.join.JoinTable.Parallel() {
+      @Override public int threads() {
+        return threads;
+      }
+
+      @Override public void run(int n, IntConsumer task) {
+        Workers.this.run(n, task, cancelCheck);
+      }
+    };
+  }
 }

@@ -153,16 +153,7 @@ class HashJoinProbeTest {
     ScanBatch probe = batch(rnd, 4000, 50_000, false);
     java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
     try {
-      dev.travertine.exec.op.Workers workers = new dev.travertine.exec.op.Workers(pool, 4);
-      JoinTable.Parallel parallel = new JoinTable.Parallel() {
-        @Override public int threads() {
-          return workers.threads();
-        }
-
-        @Override public void run(int n, java.util.function.IntConsumer task) {
-          workers.run(n, task, () -> { });
-        }
-      };
+      JoinTable.Parallel parallel = new dev.travertine.exec.op.Workers(pool, 4).forJoinBuild(() -> { });
       for (int[] keys : List.of(new int[] {0}, new int[] {0, 1})) {
         JoinTable serial = JoinTable.build(TYPES, keys, batches);
         JoinTable wide = JoinTable.build(TYPES, keys, batches, parallel);
