@@ -4,7 +4,8 @@
 #     temporary one), must succeed;
 #  2. scripts that are broken (a statement that does not parse, an unclosed string) given with -e,
 #     -f or piped in must fail with exit status 1, name the line and column, and run nothing
-#     after the broken statement.
+#     after the broken statement;
+#  3. the launcher's class-data sharing archive is made and used.
 # Usage: scripts/first-hour.sh
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
@@ -56,4 +57,9 @@ out="$(printf "CREATE TABLE t (k INTEGER) ORDER BY k;\nINSERT INTO t VALUES (1),
 [[ "$out" == "2" ]] || fail "a good piped script printed [$out]"
 grep -q "2 rows inserted" "$work/err" || { cat "$work/err"; fail "INSERT did not say what it did"; }
 echo "ok   a good piped script: $(tr '\n' ' ' < "$work/err")"
+# 3. Start-up: the launcher's class-data sharing archive exists after a run and the JVM maps it
+#    (thousands of classes come from it; a stale or refused archive would give none).
+shared="$(JAVA_OPTS="-Xlog:class+load=info" "$tv" sql --data "$data" -e "SELECT 1" | grep -c "shared objects file (top)" || true)"
+[[ "$shared" -ge 1000 ]] || fail "start-up: $shared classes from the class-data sharing archive, expected at least 1000"
+echo "ok   start-up: $shared classes mapped from the class-data sharing archive"
 echo "all first-hour checks passed"
