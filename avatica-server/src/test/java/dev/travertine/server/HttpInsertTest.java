@@ -156,9 +156,9 @@ class HttpInsertTest {
       assertEquals(200, r.statusCode(), r.body());
       java.nio.file.Path pq = dir.resolve("rows.parquet");
       var schema = new dev.travertine.mergetree.schema.TableSchema(List.of(
-          new dev.travertine.mergetree.schema.Column("v", dev.travertine.mergetree.schema.DataType.varchar(-1), true),
-          new dev.travertine.mergetree.schema.Column("k", dev.travertine.mergetree.schema.DataType.of(
-              dev.travertine.mergetree.schema.TypeKind.BIGINT), false)));
+          new dev.travertine.mergetree.schema.Column("v", dev.travertine.vector.DataType.varchar(-1), true),
+          new dev.travertine.mergetree.schema.Column("k", dev.travertine.vector.DataType.of(
+              dev.travertine.vector.TypeKind.BIGINT), false)));
       var out = new dev.travertine.io.local.LocalFileIO(dir, false).newOutputFile("rows.parquet").create();
       try (var w = new dev.travertine.formats.parquet.ParquetRowWriter(
           dev.travertine.formats.parquet.ParquetIO.output("rows.parquet", out), schema)) {
@@ -178,8 +178,8 @@ class HttpInsertTest {
       assertEquals(400, r.statusCode(), r.body());
       // A Parquet value that cannot be read fails the insert, or is skipped with input_format_allow_errors_num.
       var textKeys = new dev.travertine.mergetree.schema.TableSchema(List.of(
-          new dev.travertine.mergetree.schema.Column("v", dev.travertine.mergetree.schema.DataType.varchar(-1), true),
-          new dev.travertine.mergetree.schema.Column("k", dev.travertine.mergetree.schema.DataType.varchar(-1), false)));
+          new dev.travertine.mergetree.schema.Column("v", dev.travertine.vector.DataType.varchar(-1), true),
+          new dev.travertine.mergetree.schema.Column("k", dev.travertine.vector.DataType.varchar(-1), false)));
       var out2 = new dev.travertine.io.local.LocalFileIO(dir, false).newOutputFile("keys.parquet").create();
       try (var w = new dev.travertine.formats.parquet.ParquetRowWriter(
           dev.travertine.formats.parquet.ParquetIO.output("keys.parquet", out2), textKeys)) {

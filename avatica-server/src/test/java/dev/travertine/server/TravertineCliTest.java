@@ -393,7 +393,7 @@ class TravertineCliTest {
         new dev.travertine.io.local.LocalFileIO(dir, false).newInputFile("out.parquet"), "out")) {
       assertEquals(3, f.totalRows());
       assertEquals(List.of("n", "s", "d"), f.schema().columns().stream().map(c -> c.name()).toList());
-      assertEquals(dev.travertine.mergetree.schema.TypeKind.DATE, f.schema().column(2).type().kind());
+      assertEquals(dev.travertine.vector.TypeKind.DATE, f.schema().column(2).type().kind());
     }
     try (PrintStream o = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {

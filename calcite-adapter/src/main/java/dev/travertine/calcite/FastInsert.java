@@ -3,7 +3,7 @@ package dev.travertine.calcite;
 import dev.travertine.mergetree.Inserter;
 import dev.travertine.mergetree.MergeTreeTable;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
 import dev.travertine.mergetree.settings.Settings;
 import java.io.IOException;
@@ -193,21 +193,21 @@ public final class FastInsert {
     }
     switch (lit.getTypeName()) {
       case BOOLEAN -> {
-        if (t.kind() != dev.travertine.mergetree.schema.TypeKind.BOOLEAN) {
+        if (t.kind() != dev.travertine.vector.TypeKind.BOOLEAN) {
           return false;
         }
         out[0] = lit.booleanValue();
         return true;
       }
       case DATE -> {
-        if (t.kind() != dev.travertine.mergetree.schema.TypeKind.DATE) {
+        if (t.kind() != dev.travertine.vector.TypeKind.DATE) {
           return false;
         }
         out[0] = lit.getValueAs(DateString.class).getDaysSinceEpoch();
         return true;
       }
       case TIMESTAMP -> {
-        if (t.kind() != dev.travertine.mergetree.schema.TypeKind.TIMESTAMP) {
+        if (t.kind() != dev.travertine.vector.TypeKind.TIMESTAMP) {
           return false;
         }
         TimestampString ts = lit.getValueAs(TimestampString.class);

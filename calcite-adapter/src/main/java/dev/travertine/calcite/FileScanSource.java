@@ -5,11 +5,11 @@ import dev.travertine.exec.op.ScanSource;
 import dev.travertine.formats.FileLoad;
 import dev.travertine.formats.parquet.ParquetFileBatches;
 import dev.travertine.io.FileInfo;
-import dev.travertine.mergetree.block.Vectors;
-import dev.travertine.mergetree.part.RowFilter;
-import dev.travertine.mergetree.scan.BatchStage;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Vectors;
+import dev.travertine.vector.RowFilter;
+import dev.travertine.vector.BatchStage;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.TypeKind;
 import dev.travertine.mergetree.settings.SessionSettings;
 import dev.travertine.mergetree.settings.Settings;
 import java.io.IOException;
@@ -186,8 +186,8 @@ final class FileScanSource implements VectorizedRuntime.CountedSource {
       }
       rows.addAndGet(b.size);
       bytes.addAndGet(size);
-      ScanBatch sb = new ScanBatch(cols, ScanBatch.identity(b.size), b.size);
-      ScanBatch r = stage == null ? sb : stage.apply(sb);
+      Batch sb = new Batch(cols, Batch.identity(b.size), b.size);
+      Batch r = stage == null ? sb : stage.apply(sb);
       if (r != null && r.size() > 0) {
         put(r);
       }
@@ -210,7 +210,7 @@ final class FileScanSource implements VectorizedRuntime.CountedSource {
 
     private volatile boolean closed;
 
-    @Override public ScanBatch next() throws IOException {
+    @Override public Batch next() throws IOException {
       if (limit >= 0 && emitted >= limit) {
         return null;
       }
@@ -239,13 +239,13 @@ final class FileScanSource implements VectorizedRuntime.CountedSource {
           }
           throw new IOException(t);
         }
-        ScanBatch b = (ScanBatch) o;
+        Batch b = (Batch) o;
         int size = b.size();
         if (limit >= 0 && emitted + size > limit) {
           size = (int) (limit - emitted);
         }
         emitted += size;
-        return size == b.size() ? b : new ScanBatch(b.cols(), b.sel(), size);
+        return size == b.size() ? b : new Batch(b.cols(), b.sel(), size);
       }
       return null;
     }

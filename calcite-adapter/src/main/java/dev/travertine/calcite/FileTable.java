@@ -1,5 +1,6 @@
 package dev.travertine.calcite;
 
+import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.formats.FileFormat;
 import dev.travertine.formats.FileLoad;
 import dev.travertine.formats.TextFiles;
@@ -11,12 +12,12 @@ import dev.travertine.io.Globs;
 import dev.travertine.io.IoPool;
 import dev.travertine.io.SequentialStream;
 import dev.travertine.io.hadoop.FileIOFileSystem;
-import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.part.OrcSupport;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -251,7 +252,7 @@ public final class FileTable extends AbstractTable implements ScannableTable, Tr
     }
     List<Column> cols = new ArrayList<>();
     for (int i = 0; i < t.getChildren().size(); i++) {
-      cols.add(new Column(t.getFieldNames().get(i), DataType.fromOrc(t.getChildren().get(i)), true));
+      cols.add(new Column(t.getFieldNames().get(i), OrcTypes.fromOrc(t.getChildren().get(i)), true));
     }
     return new TableSchema(cols);
   }

@@ -1,7 +1,7 @@
 package dev.travertine.calcite;
 
 import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
 import java.math.BigDecimal;
 import java.util.ArrayList;

@@ -2,17 +2,17 @@ package dev.travertine.calcite;
 
 import dev.travertine.mergetree.Inserter;
 import dev.travertine.mergetree.MergeTreeTable;
-import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.TableSnapshot;
 import dev.travertine.mergetree.scan.Predicate;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.linq4j.Linq4j;
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import dev.travertine.mergetree.settings.SessionSettings;
 import dev.travertine.mergetree.settings.Settings;
 import java.io.IOException;
@@ -50,7 +50,7 @@ public final class TravertineRuntime {
         dev.travertine.mergetree.query.QueryContext q = session.currentQuery();
         TableScanner scanner = TableScanner.open(table.snapshot(), req, table.context());
         return new Enumerator<Object>() {
-          ScanBatch batch;
+          Batch batch;
           int k;
           long attributed;
           long attributedBytes;

@@ -1,9 +1,9 @@
 package dev.travertine.calcite;
 
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.type.SqlTypeName;

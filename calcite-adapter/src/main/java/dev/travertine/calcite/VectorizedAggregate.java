@@ -2,8 +2,8 @@ package dev.travertine.calcite;
 
 import dev.travertine.exec.agg.AggCall;
 import dev.travertine.exec.op.Step;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.Convention;

@@ -5,7 +5,7 @@ import dev.travertine.exec.join.HashJoinProbe;
 import dev.travertine.exec.join.JoinTable;
 import dev.travertine.exec.op.Fragment;
 import dev.travertine.exec.op.Step;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.Convention;

@@ -1,7 +1,7 @@
 package dev.travertine.calcite;
 
 import dev.travertine.exec.op.Step;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.Convention;

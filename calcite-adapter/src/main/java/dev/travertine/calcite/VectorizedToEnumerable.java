@@ -2,7 +2,7 @@ package dev.travertine.calcite;
 
 import dev.travertine.exec.op.Fragment;
 import dev.travertine.exec.op.Step;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -5,9 +5,9 @@ import dev.travertine.formats.parquet.ParquetRowWriter;
 import dev.travertine.io.FileIO;
 import dev.travertine.io.OutputFile;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.util.List;
 
 /** Plain Parquet files (id BIGINT NOT NULL, name VARCHAR, dt DATE) written by parquet-hadoop's writer. */

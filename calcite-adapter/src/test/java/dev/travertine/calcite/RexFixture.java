@@ -1,6 +1,6 @@
 package dev.travertine.calcite;
 
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;

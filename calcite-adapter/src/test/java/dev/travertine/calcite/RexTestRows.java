@@ -1,7 +1,9 @@
 package dev.travertine.calcite;
 
-import dev.travertine.mergetree.block.Vectors;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.mergetree.block.OrcBatches;
+import dev.travertine.mergetree.schema.OrcTypes;
+import dev.travertine.vector.Vectors;
+import dev.travertine.vector.DataType;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Random;
@@ -37,9 +39,9 @@ final class RexTestRows {
     c.rows = new Object[n][RexFixture.NAMES.length];
     TypeDescription schema = TypeDescription.createStruct();
     for (int k = 0; k < RexFixture.NAMES.length; k++) {
-      schema.addField(RexFixture.NAMES[k], types.get(k).orcType());
+      schema.addField(RexFixture.NAMES[k], OrcTypes.of(types.get(k)));
     }
-    VectorizedRowBatch vb = Vectors.newBatch(schema, n);
+    VectorizedRowBatch vb = OrcBatches.newBatch(schema, n);
     c.vectors = vb.cols;
     StringBuilder rep = new StringBuilder();
     for (int col = 0; col < RexFixture.NAMES.length; col++) {

@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.travertine.exec.expr.Evaluators;
 import dev.travertine.exec.expr.Expr;
 import dev.travertine.exec.expr.VectorExpression;
-import dev.travertine.mergetree.block.Vectors;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Vectors;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,7 +141,7 @@ class RexToExprDifferentialTest {
           threw[i] = true;
         }
       }
-      ScanBatch batch = new ScanBatch(c.vectors, c.sel, c.size);
+      Batch batch = new Batch(c.vectors, c.sel, c.size);
       ColumnVector got;
       int[] out = new int[c.size];
       int filtered = -1;

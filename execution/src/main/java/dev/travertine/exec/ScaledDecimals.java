@@ -1,6 +1,6 @@
 package dev.travertine.exec;
 
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import org.apache.hadoop.hive.serde2.io.HiveDecimalWritable;
 
 /**

@@ -2,7 +2,7 @@ package dev.travertine.exec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Random;

@@ -1,9 +1,9 @@
 package dev.travertine.formats;
 
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

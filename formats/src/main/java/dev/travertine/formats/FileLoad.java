@@ -1,15 +1,17 @@
 package dev.travertine.formats;
 
+import dev.travertine.mergetree.block.OrcBatches;
+import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.formats.parquet.ParquetFileBatches;
 import dev.travertine.io.FileIO;
 import dev.travertine.io.local.LocalFileIO;
 import dev.travertine.mergetree.Inserter;
 import dev.travertine.mergetree.MergeTreeTable;
 import dev.travertine.mergetree.block.Block;
-import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.part.OrcSupport;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
 import dev.travertine.mergetree.settings.Settings;
 import java.io.Closeable;
@@ -116,7 +118,7 @@ public final class FileLoad {
       TypeDescription c = t.getChildren().get(i);
       DataType dt;
       try {
-        dt = DataType.fromOrc(c);
+        dt = OrcTypes.fromOrc(c);
       } catch (IllegalArgumentException e) {
         r.close();
         throw new IllegalArgumentException("Cannot read " + in.name() + ": column " + t.getFieldNames().get(i)
@@ -430,7 +432,7 @@ public final class FileLoad {
       this.ins = ins;
       this.skips = skips;
       block = new Block(schema);
-      batch = Vectors.newBatch(schema.orcSchema(), Block.CHUNK);
+      batch = OrcBatches.newBatch(schema.orcSchema(), Block.CHUNK);
     }
 
     /** Converts a file's batch into the block; returns the rows kept (a row with a bad value is skipped or fails the load). */
@@ -505,7 +507,7 @@ public final class FileLoad {
           est += Vectors.bytes(batch.cols[c], schema.column(c).type().kind(), batch.size) + batch.size;
         }
         block.addChunk(batch, est);
-        batch = Vectors.newBatch(schema.orcSchema(), Block.CHUNK);
+        batch = OrcBatches.newBatch(schema.orcSchema(), Block.CHUNK);
       }
     }
 

@@ -2,9 +2,9 @@ package dev.travertine.formats;
 
 import dev.travertine.mergetree.block.Block;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,12 +1,13 @@
 package dev.travertine.formats;
 
+import dev.travertine.mergetree.block.OrcBatches;
 import dev.travertine.formats.FieldParsers.BadValue;
 import dev.travertine.mergetree.block.Block;
-import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -348,7 +349,7 @@ final class TextParser {
   }
 
   private void newBatch() {
-    batch = spare.isEmpty() ? Vectors.newBatch(schema.orcSchema(), Block.CHUNK) : spare.pop();
+    batch = spare.isEmpty() ? OrcBatches.newBatch(schema.orcSchema(), Block.CHUNK) : spare.pop();
     batchBytes = 0;
   }
 
@@ -364,7 +365,7 @@ final class TextParser {
       throw new IllegalArgumentException("Not a block of this parser");
     }
     for (VectorizedRowBatch ch : b.chunks()) { // Block.addChunk held them to CHUNK rows of the schema
-      Vectors.resetBatch(ch); // size 0, noNulls, isNull cleared where a NULL was set
+      OrcBatches.resetBatch(ch); // size 0, noNulls, isNull cleared where a NULL was set
       for (ColumnVector cv : ch.cols) {
         if (cv instanceof BytesColumnVector v) {
           java.util.Arrays.fill(v.vector, null); // the arenas they point to may go

@@ -7,15 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.travertine.mergetree.Database;
 import dev.travertine.mergetree.MergeTreeTable;
-import dev.travertine.mergetree.block.Vectors;
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Vectors;
+import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableDefinition;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -90,7 +90,7 @@ class BulkLoadTest {
     List<Object[]> out = new ArrayList<>();
     try (TableScanner s = TableScanner.open(t.snapshot(), new ScanRequest(cols, null, -1, true, 1, 1024, true),
         t.context())) {
-      ScanBatch b;
+      Batch b;
       while ((b = s.next()) != null) {
         for (int k = 0; k < b.size(); k++) {
           Object[] row = new Object[n];

@@ -12,15 +12,15 @@ import dev.travertine.io.OutputFile;
 import dev.travertine.io.local.LocalFileIO;
 import dev.travertine.mergetree.Database;
 import dev.travertine.mergetree.MergeTreeTable;
-import dev.travertine.mergetree.block.Vectors;
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Vectors;
+import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableDefinition;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -146,7 +146,7 @@ class FileLoadTest {
     List<Object[]> out = new ArrayList<>();
     try (TableScanner s = TableScanner.open(t.snapshot(), new ScanRequest(cols, null, -1, true, 1, 1024, true),
         t.context())) {
-      ScanBatch b;
+      Batch b;
       while ((b = s.next()) != null) {
         for (int k = 0; k < b.size(); k++) {
           Object[] row = new Object[n];

@@ -7,7 +7,7 @@ import dev.travertine.io.local.LocalFileIO;
 import dev.travertine.mergetree.block.Block;
 import dev.travertine.mergetree.block.IntSort;
 import dev.travertine.mergetree.block.BlockCodec;
-import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.log.LogEntry;
 import dev.travertine.mergetree.log.MetadataLog;
 import dev.travertine.mergetree.check.DetachedParts;
@@ -666,7 +666,7 @@ public final class MergeTreeTable implements AutoCloseable {
   private static void sortByKey(TableDefinition def, Block all, int[] rows) {
     int[] key = def.sortKeyIndexes();
     var kinds = Arrays.stream(key).mapToObj(k -> def.schema().column(k).type().kind()).toArray(
-        dev.travertine.mergetree.schema.TypeKind[]::new);
+        dev.travertine.vector.TypeKind[]::new);
     dev.travertine.mergetree.block.KeySort.sort(all, key, kinds, rows);
   }
 

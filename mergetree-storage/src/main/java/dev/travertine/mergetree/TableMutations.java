@@ -8,7 +8,7 @@ import dev.travertine.mergetree.mutation.PartRewriter;
 import dev.travertine.mergetree.part.PartInfo;
 import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.schema.TableDefinition;
@@ -106,7 +106,7 @@ final class TableMutations {
     ScanRequest req = new ScanRequest(cols, pruning, -1, false, Settings.CORES, 1024, pruning != null);
     long n = 0;
     try (TableScanner scanner = TableScanner.open(t.snapshot(), req, t.ctx)) {
-      ScanBatch b;
+      Batch b;
       while ((b = scanner.next()) != null) {
         n += m.match(b.cols(), java.util.Arrays.copyOf(b.sel(), b.size()), b.size()); // (match narrows in place)
       }

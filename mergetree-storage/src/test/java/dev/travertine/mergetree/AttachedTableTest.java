@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.mutation.MutationCommand;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
@@ -79,7 +79,7 @@ class AttachedTableTest {
   private static long sumSeq(TableSnapshot snap, EngineContext ctx) throws IOException {
     long sum = 0;
     try (TableScanner s = TableScanner.open(snap, new ScanRequest(new int[] {1}, null, -1, false, 2, 100, true), ctx)) {
-      ScanBatch b;
+      Batch b;
       while ((b = s.next()) != null) {
         long[] v = ((org.apache.hadoop.hive.ql.exec.vector.LongColumnVector) b.cols()[1]).vector;
         for (int i = 0; i < b.size(); i++) {
@@ -290,7 +290,7 @@ class AttachedTableTest {
       TableDefinition d = w.definition();
       List<dev.travertine.mergetree.schema.Column> cols = new java.util.ArrayList<>(d.schema().columns());
       cols.add(new dev.travertine.mergetree.schema.Column("extra",
-          dev.travertine.mergetree.schema.DataType.of(dev.travertine.mergetree.schema.TypeKind.INTEGER), true));
+          dev.travertine.vector.DataType.of(dev.travertine.vector.TypeKind.INTEGER), true));
       writer.alterTable(w, new TableDefinition(d.name(), new dev.travertine.mergetree.schema.TableSchema(cols),
           d.orderBy(), d.partitionBy(), d.primaryKey(), d.settings(), d.indexes()));
       try (TableSnapshot s = r.snapshot()) {

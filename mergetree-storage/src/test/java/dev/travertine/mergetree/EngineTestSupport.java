@@ -1,15 +1,15 @@
 package dev.travertine.mergetree;
 
 import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
-import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableDefinition;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -50,7 +50,7 @@ final class EngineTestSupport {
     Predicate bound = filter == null ? null : filter.bind(t.definition().schema());
     try (TableScanner s = TableScanner.open(t.snapshot(),
         new ScanRequest(cols, bound, -1, ordered, threads, 1024, true), t.context())) {
-      ScanBatch b;
+      Batch b;
       while ((b = s.next()) != null) {
         for (int k = 0; k < b.size(); k++) {
           Object[] row = new Object[n];

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.travertine.mergetree.merge.MergeSelector;
 import dev.travertine.mergetree.part.PartInfo;
 import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.schema.TableDefinition;
@@ -94,7 +94,7 @@ class MergeAndSnapshotTest {
       long rows = 0;
       try (TableScanner s = TableScanner.open(snap, new ScanRequest(cols, null, -1, false, 2, 100, true),
           t.context())) {
-        ScanBatch b;
+        Batch b;
         while ((b = s.next()) != null) {
           rows += b.size();
         }

@@ -3,18 +3,18 @@ package dev.travertine.mergetree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.scan.DecodedColumnCache;
 import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.scan.ReadSettings;
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableDefinition;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,7 +64,7 @@ class UncompressedCacheTest {
     long rowsRead;
     try (TableScanner s = TableScanner.open(t.snapshot(), new ScanRequest(cols, filter == null ? null
         : filter.bind(schema), -1, ordered, threads, 1024, true, read), t.context())) {
-      ScanBatch b;
+      Batch b;
       while ((b = s.next()) != null) {
         for (int k = 0; k < b.size(); k++) {
           StringBuilder row = new StringBuilder();
@@ -214,7 +214,7 @@ class UncompressedCacheTest {
           int rows = 0;
           try (TableScanner s = TableScanner.open(t.snapshot(), new ScanRequest(ALL, most.bind(schema), -1, false,
               threads, 256, true, ReadSettings.DEFAULT.withUncompressedCache(true)), t.context())) {
-            ScanBatch b;
+            Batch b;
             while ((b = s.next()) != null) {
               rows += b.size();
             }

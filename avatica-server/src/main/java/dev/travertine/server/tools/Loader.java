@@ -424,7 +424,7 @@ public final class Loader {
     private final org.apache.orc.Reader reader;
     private final org.apache.orc.RecordReader rows;
     private final org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch batch;
-    private final dev.travertine.mergetree.schema.TypeKind[] kinds;
+    private final dev.travertine.vector.TypeKind[] kinds;
     private final long fileBytes;
     private int pos;
     private long row;
@@ -435,20 +435,20 @@ public final class Loader {
       reader = org.apache.orc.OrcFile.createReader(new org.apache.hadoop.fs.Path(file.toUri()),
           org.apache.orc.OrcFile.readerOptions(conf).useUTCTimestamp(true));
       var schema = reader.getSchema();
-      kinds = new dev.travertine.mergetree.schema.TypeKind[schema.getChildren().size()];
+      kinds = new dev.travertine.vector.TypeKind[schema.getChildren().size()];
       for (int i = 0; i < kinds.length; i++) {
         kinds[i] = switch (schema.getChildren().get(i).getCategory()) {
-          case BOOLEAN -> dev.travertine.mergetree.schema.TypeKind.BOOLEAN;
-          case BYTE -> dev.travertine.mergetree.schema.TypeKind.TINYINT;
-          case SHORT -> dev.travertine.mergetree.schema.TypeKind.SMALLINT;
-          case INT -> dev.travertine.mergetree.schema.TypeKind.INTEGER;
-          case LONG -> dev.travertine.mergetree.schema.TypeKind.BIGINT;
-          case FLOAT -> dev.travertine.mergetree.schema.TypeKind.REAL;
-          case DOUBLE -> dev.travertine.mergetree.schema.TypeKind.DOUBLE;
-          case DECIMAL -> dev.travertine.mergetree.schema.TypeKind.DECIMAL;
-          case STRING, VARCHAR, CHAR -> dev.travertine.mergetree.schema.TypeKind.VARCHAR;
-          case DATE -> dev.travertine.mergetree.schema.TypeKind.DATE;
-          case TIMESTAMP -> dev.travertine.mergetree.schema.TypeKind.TIMESTAMP;
+          case BOOLEAN -> dev.travertine.vector.TypeKind.BOOLEAN;
+          case BYTE -> dev.travertine.vector.TypeKind.TINYINT;
+          case SHORT -> dev.travertine.vector.TypeKind.SMALLINT;
+          case INT -> dev.travertine.vector.TypeKind.INTEGER;
+          case LONG -> dev.travertine.vector.TypeKind.BIGINT;
+          case FLOAT -> dev.travertine.vector.TypeKind.REAL;
+          case DOUBLE -> dev.travertine.vector.TypeKind.DOUBLE;
+          case DECIMAL -> dev.travertine.vector.TypeKind.DECIMAL;
+          case STRING, VARCHAR, CHAR -> dev.travertine.vector.TypeKind.VARCHAR;
+          case DATE -> dev.travertine.vector.TypeKind.DATE;
+          case TIMESTAMP -> dev.travertine.vector.TypeKind.TIMESTAMP;
           default -> throw new IOException("Cannot load ORC column " + schema.getFieldNames().get(i) + " of type "
               + schema.getChildren().get(i));
         };
@@ -475,7 +475,7 @@ public final class Loader {
       }
       List<String> out = new ArrayList<>(kinds.length);
       for (int c = 0; c < kinds.length; c++) {
-        Object v = dev.travertine.mergetree.block.Vectors.get(batch.cols[c], kinds[c], pos);
+        Object v = dev.travertine.vector.Vectors.get(batch.cols[c], kinds[c], pos);
         out.add(v == null ? null : switch (kinds[c]) {
           case DATE -> java.time.LocalDate.ofEpochDay(((Number) v).longValue()).toString();
           case TIMESTAMP -> java.time.LocalDateTime.ofEpochSecond(Math.floorDiv((Long) v, 1000L),

@@ -3,9 +3,9 @@ package dev.travertine.exec.jmh;
 import dev.travertine.exec.agg.AggCall;
 import dev.travertine.exec.agg.AggCall.AggFunction;
 import dev.travertine.exec.agg.HashAggregator;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
@@ -45,7 +45,7 @@ final class AggInput {
     };
   }
 
-  static ScanBatch[] batches(String key, int groups, int rows, long seed) {
+  static Batch[] batches(String key, int groups, int rows, long seed) {
     int[] ids = Data.ids(rows, groups, seed);
     long[] values = Data.uniform(rows, 1_000_000, seed + 1);
     if (twoKeys(key)) {
@@ -63,16 +63,16 @@ final class AggInput {
     for (int i = 0; i < rows; i++) {
       strings[i] = dictionary[ids[i]];
     }
-    ScanBatch[] longs = Data.longBatches(values);
-    ScanBatch[] out = new ScanBatch[longs.length];
+    Batch[] longs = Data.longBatches(values);
+    Batch[] out = new Batch[longs.length];
     for (int b = 0; b < out.length; b++) {
-      out[b] = new ScanBatch(new ColumnVector[] {Data.strings(strings, b * Data.BATCH), longs[b].cols()[0]},
+      out[b] = new Batch(new ColumnVector[] {Data.strings(strings, b * Data.BATCH), longs[b].cols()[0]},
           Data.ALL, Data.BATCH);
     }
     return out;
   }
 
-  private static ScanBatch[] twoKeyBatches(String key, int[] ids, long[] values) {
+  private static Batch[] twoKeyBatches(String key, int[] ids, long[] values) {
     String[] types = key.split(",");
     long[] first = new long[ids.length];
     int[] second = new int[ids.length];
@@ -91,11 +91,11 @@ final class AggInput {
     for (int g = 0; g < SECOND_KEYS; g++) {
       dictionary[g] = Data.stringKey(g);
     }
-    ScanBatch[] longs = Data.longBatches(first, values);
-    ScanBatch[] out = new ScanBatch[longs.length];
+    Batch[] longs = Data.longBatches(first, values);
+    Batch[] out = new Batch[longs.length];
     for (int b = 0; b < out.length; b++) {
       ColumnVector[] c = longs[b].cols();
-      out[b] = new ScanBatch(new ColumnVector[] {c[0], Data.dictionaryStrings(dictionary, second, b * Data.BATCH), c[1]},
+      out[b] = new Batch(new ColumnVector[] {c[0], Data.dictionaryStrings(dictionary, second, b * Data.BATCH), c[1]},
           Data.ALL, Data.BATCH);
     }
     return out;
@@ -110,7 +110,7 @@ final class AggInput {
   }
 
   /** Aggregates batches {@code from .. to)} into a new partial aggregate. */
-  static HashAggregator partial(String key, ScanBatch[] batches, int from, int to) {
+  static HashAggregator partial(String key, Batch[] batches, int from, int to) {
     HashAggregator a = aggregator(key);
     for (int b = from; b < to; b++) {
       a.add(batches[b]);
@@ -124,7 +124,7 @@ final class AggInput {
       throw new IllegalStateException("expected " + groups + " groups, got " + a.groups());
     }
     long count = 0;
-    for (ScanBatch b : a.result(Data.BATCH)) {
+    for (Batch b : a.result(Data.BATCH)) {
       LongColumnVector c = (LongColumnVector) b.cols()[twoKeys(key) ? 2 : 1];
       for (int i = 0; i < b.size(); i++) {
         count += c.vector[i];

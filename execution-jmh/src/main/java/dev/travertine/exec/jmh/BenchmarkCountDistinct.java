@@ -3,7 +3,7 @@ package dev.travertine.exec.jmh;
 import dev.travertine.exec.agg.AggCall;
 import dev.travertine.exec.agg.AggCall.AggFunction;
 import dev.travertine.exec.agg.HashAggregator;
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Batch;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
@@ -39,7 +39,7 @@ public class BenchmarkCountDistinct {
   @Param({"1048576"})
   public int distinct;
 
-  private ScanBatch[] batches;
+  private Batch[] batches;
 
   @Setup
   public void setup() {
@@ -50,7 +50,7 @@ public class BenchmarkCountDistinct {
     }
   }
 
-  private static HashAggregator partial(ScanBatch[] batches, int from, int to) {
+  private static HashAggregator partial(Batch[] batches, int from, int to) {
     HashAggregator a = new HashAggregator(List.of(AggInput.BIGINT), new int[0], CALLS);
     for (int b = from; b < to; b++) {
       a.add(batches[b]);

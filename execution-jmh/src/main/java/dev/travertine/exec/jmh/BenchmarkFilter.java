@@ -4,9 +4,9 @@ import dev.travertine.exec.expr.Evaluators;
 import dev.travertine.exec.expr.Expr;
 import dev.travertine.exec.expr.Op;
 import dev.travertine.exec.expr.VectorExpression;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
@@ -45,7 +45,7 @@ public class BenchmarkFilter {
   @Param({"1", "4", "50", "96"})
   public double selectivity;
 
-  private ScanBatch[] batches;
+  private Batch[] batches;
   private VectorExpression gt;
   private VectorExpression and;
   private long c;
@@ -74,7 +74,7 @@ public class BenchmarkFilter {
   @OperationsPerInvocation(ROWS)
   public long greaterThan() {
     long kept = 0;
-    for (ScanBatch b : batches) {
+    for (Batch b : batches) {
       kept += gt.filter(b, out);
     }
     return kept;
@@ -84,7 +84,7 @@ public class BenchmarkFilter {
   @OperationsPerInvocation(ROWS)
   public long and2() {
     long kept = 0;
-    for (ScanBatch b : batches) {
+    for (Batch b : batches) {
       kept += and.filter(b, out);
     }
     return kept;
@@ -97,7 +97,7 @@ public class BenchmarkFilter {
     long kept = 0;
     long v = c;
     int[] o = out;
-    for (ScanBatch b : batches) {
+    for (Batch b : batches) {
       long[] x = ((LongColumnVector) b.cols()[0]).vector;
       int[] sel = b.sel();
       int n = b.size();
@@ -123,7 +123,7 @@ public class BenchmarkFilter {
     long kept = 0;
     long v = c;
     int[] o = out;
-    for (ScanBatch b : batches) {
+    for (Batch b : batches) {
       long[] x = ((LongColumnVector) b.cols()[0]).vector;
       int[] sel = b.sel();
       int n = b.size();

@@ -1,7 +1,7 @@
 package dev.travertine.exec.jmh;
 
 import dev.travertine.exec.agg.HashAggregator;
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Batch;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -34,7 +34,7 @@ public class BenchmarkHashAggMerge {
   @Param({"100000", "2000000"})
   public int groups;
 
-  private ScanBatch[] batches;
+  private Batch[] batches;
   private HashAggregator a;
   private HashAggregator b;
 

@@ -2,9 +2,9 @@ package dev.travertine.exec.jmh;
 
 import dev.travertine.exec.join.JoinTable;
 import dev.travertine.exec.op.Workers;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -43,7 +43,7 @@ public class BenchmarkJoinBuild {
   @Param({"1", "2"})
   public int threads;
 
-  private List<ScanBatch> batches;
+  private List<Batch> batches;
   private ExecutorService pool;
   private JoinTable.Parallel parallel;
 
@@ -57,7 +57,7 @@ public class BenchmarkJoinBuild {
         k.vector[j] = (i * 1024L + j) * 2;
         v.vector[j] = j % 7;
       }
-      batches.add(new ScanBatch(new ColumnVector[] {k, v}, ScanBatch.identity(1024), 1024));
+      batches.add(new Batch(new ColumnVector[] {k, v}, Batch.identity(1024), 1024));
     }
     pool = Executors.newCachedThreadPool();
     parallel = threads == 1 ? null : new Workers(pool, threads).forJoinBuild(() -> { });

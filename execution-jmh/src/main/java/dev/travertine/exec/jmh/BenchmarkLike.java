@@ -4,9 +4,9 @@ import dev.travertine.exec.expr.Evaluators;
 import dev.travertine.exec.expr.Expr;
 import dev.travertine.exec.expr.Op;
 import dev.travertine.exec.expr.VectorExpression;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -46,7 +46,7 @@ public class BenchmarkLike {
   @Param({"1.5"})
   public double matchPercent;
 
-  private ScanBatch[] batches;
+  private Batch[] batches;
   private VectorExpression like;
   private final int[] out = new int[Data.BATCH];
   /** Average bytes per URL (printed once, to turn strings/s into bytes/s). */
@@ -60,9 +60,9 @@ public class BenchmarkLike {
       bytes += u.length;
     }
     avgBytes = (double) bytes / ROWS;
-    batches = new ScanBatch[ROWS / Data.BATCH];
+    batches = new Batch[ROWS / Data.BATCH];
     for (int b = 0; b < batches.length; b++) {
-      batches[b] = new ScanBatch(new ColumnVector[] {Data.strings(urls, b * Data.BATCH)}, Data.ALL, Data.BATCH);
+      batches[b] = new Batch(new ColumnVector[] {Data.strings(urls, b * Data.BATCH)}, Data.ALL, Data.BATCH);
     }
     like = Evaluators.compile(new Expr.Call(Op.LIKE,
         List.of(new Expr.Column(0, VARCHAR, false), new Expr.Constant(pattern, VARCHAR)), DataType.of(TypeKind.BOOLEAN), false));
@@ -73,7 +73,7 @@ public class BenchmarkLike {
 
   private long filterAll() {
     long kept = 0;
-    for (ScanBatch b : batches) {
+    for (Batch b : batches) {
       kept += like.filter(b, out);
     }
     return kept;

@@ -1,9 +1,9 @@
 package dev.travertine.exec.jmh;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.mergetree.block.Vectors;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Vectors;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import dev.travertine.rpc.block.BlockReader;
 import dev.travertine.rpc.block.BlockWriter;
 import dev.travertine.rpc.block.Codec;

@@ -7,14 +7,14 @@ import dev.travertine.mergetree.Database;
 import dev.travertine.mergetree.Inserter;
 import dev.travertine.mergetree.MergeTreeTable;
 import dev.travertine.mergetree.scan.ReadSettings;
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableDefinition;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,7 +111,7 @@ public class BenchmarkScanSum {
     ScanRequest req = new ScanRequest(new int[] {1}, null, -1, false, 1, 4096, true,
         ReadSettings.DEFAULT.withUncompressedCache(cached));
     try (TableScanner s = TableScanner.open(table.snapshot(), req, table.context())) {
-      ScanBatch b;
+      Batch b;
       while ((b = s.next()) != null) {
         a.add(b);
       }

@@ -3,7 +3,7 @@ package dev.travertine.exec.jmh;
 import dev.travertine.exec.agg.AggCall;
 import dev.travertine.exec.agg.AggCall.AggFunction;
 import dev.travertine.exec.agg.HashAggregator;
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Batch;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
@@ -35,7 +35,7 @@ public class BenchmarkSum {
   private static final AggCall SUM = new AggCall(AggFunction.SUM, 0, false, -1, AggInput.BIGINT);
   private static final AggCall COUNT = new AggCall(AggFunction.COUNT, -1, false, -1, AggInput.BIGINT);
 
-  private ScanBatch[] batches;
+  private Batch[] batches;
   private long expected;
 
   @Setup
@@ -54,7 +54,7 @@ public class BenchmarkSum {
 
   private HashAggregator run(List<AggCall> calls) {
     HashAggregator a = new HashAggregator(List.of(AggInput.BIGINT), new int[0], calls);
-    for (ScanBatch b : batches) {
+    for (Batch b : batches) {
       a.add(b);
     }
     return a;
@@ -79,7 +79,7 @@ public class BenchmarkSum {
   @OperationsPerInvocation(ROWS)
   public long rawLoop() {
     long s = 0;
-    for (ScanBatch b : batches) {
+    for (Batch b : batches) {
       long[] x = ((LongColumnVector) b.cols()[0]).vector;
       int[] sel = b.sel();
       int n = b.size();
@@ -95,7 +95,7 @@ public class BenchmarkSum {
   @OperationsPerInvocation(ROWS)
   public long denseLoop() {
     long s = 0;
-    for (ScanBatch b : batches) {
+    for (Batch b : batches) {
       long[] x = ((LongColumnVector) b.cols()[0]).vector;
       int n = b.size();
       for (int i = 0; i < n; i++) {

@@ -1,6 +1,6 @@
 package dev.travertine.exec.jmh;
 
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Batch;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
@@ -30,12 +30,12 @@ final class Data {
   }
 
   /** {@code rows / BATCH} batches whose columns are {@code cols[c][row]}; rows a multiple of BATCH. */
-  static ScanBatch[] longBatches(long[]... cols) {
+  static Batch[] longBatches(long[]... cols) {
     int rows = cols[0].length;
     if (rows % BATCH != 0) {
       throw new IllegalArgumentException("rows must be a multiple of " + BATCH);
     }
-    ScanBatch[] out = new ScanBatch[rows / BATCH];
+    Batch[] out = new Batch[rows / BATCH];
     for (int b = 0; b < out.length; b++) {
       ColumnVector[] vs = new ColumnVector[cols.length];
       for (int c = 0; c < cols.length; c++) {
@@ -44,7 +44,7 @@ final class Data {
         v.noNulls = true;
         vs[c] = v;
       }
-      out[b] = new ScanBatch(vs, ALL, BATCH);
+      out[b] = new Batch(vs, ALL, BATCH);
     }
     return out;
   }

@@ -1,7 +1,7 @@
 package dev.travertine.exec.jmh;
 
 import dev.travertine.exec.agg.HashAggregator;
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Batch;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public abstract class HashAggBench {
   static final int ROWS = 4 * 1024 * 1024;
 
-  ScanBatch[] batches;
+  Batch[] batches;
 
   abstract String key();
 

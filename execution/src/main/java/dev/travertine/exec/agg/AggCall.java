@@ -1,6 +1,6 @@
 package dev.travertine.exec.agg;
 
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 
 /**
  * One aggregate of a hash aggregation.

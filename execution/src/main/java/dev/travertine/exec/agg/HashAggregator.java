@@ -1,8 +1,8 @@
 package dev.travertine.exec.agg;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -43,7 +43,7 @@ public final class HashAggregator {
   }
 
   /** Aggregates the selected rows of a batch. */
-  public void add(ScanBatch b) {
+  public void add(Batch b) {
     int n = b.size();
     if (n == 0) {
       return;
@@ -189,8 +189,8 @@ public final class HashAggregator {
   }
 
   /** The groups in partial form ({@link #partialTypes}), in batches of at most {@code batchSize} rows. */
-  public List<ScanBatch> partialResult(int batchSize) {
-    List<ScanBatch> out = new ArrayList<>();
+  public List<Batch> partialResult(int batchSize) {
+    List<Batch> out = new ArrayList<>();
     int width = partialTypes().size();
     int total = groups.size();
     for (int from = 0; from < total; from += batchSize) {
@@ -203,13 +203,13 @@ public final class HashAggregator {
         s.partial(from, count, cols, at);
         at += s.partialTypes().size();
       }
-      out.add(new ScanBatch(cols, Columns.identity(count), count));
+      out.add(new Batch(cols, Columns.identity(count), count));
     }
     return out;
   }
 
   /** Folds the selected rows of a batch in partial form ({@link #partialTypes}) into this aggregator. */
-  public void mergePartial(ScanBatch b) {
+  public void mergePartial(Batch b) {
     int n = b.size();
     if (n == 0) {
       return;
@@ -233,8 +233,8 @@ public final class HashAggregator {
   }
 
   /** The result, in batches of at most {@code batchSize} rows. */
-  public List<ScanBatch> result(int batchSize) {
-    List<ScanBatch> out = new ArrayList<>();
+  public List<Batch> result(int batchSize) {
+    List<Batch> out = new ArrayList<>();
     int total = groups.size();
     for (int from = 0; from < total; from += batchSize) {
       int count = Math.min(batchSize, total - from);
@@ -244,7 +244,7 @@ public final class HashAggregator {
       for (int i = 0; i < states.length; i++) {
         cols[k.length + i] = states[i].result(from, count);
       }
-      out.add(new ScanBatch(cols, Columns.identity(count), count));
+      out.add(new Batch(cols, Columns.identity(count), count));
     }
     return out;
   }

@@ -2,8 +2,8 @@ package dev.travertine.exec.agg;
 
 import dev.travertine.exec.Columns;
 import dev.travertine.exec.ScaledDecimals;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package dev.travertine.exec.agg;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;

@@ -1,9 +1,9 @@
 package dev.travertine.exec.expr;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +31,7 @@ final class CastExpr extends VecExpr {
     this.from = arg.type.kind();
   }
 
-  @Override ColumnVector eval(ScanBatch batch) {
+  @Override ColumnVector eval(Batch batch) {
     int n = batch.size();
     ColumnVector r = Vecs.alloc(type, Vecs.capacity(batch));
     if (n == 0) {

@@ -1,7 +1,7 @@
 package dev.travertine.exec.expr;
 
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 
 /** A column of the input batch. Internally its vector is read in place; {@link #evaluate} copies. */
@@ -13,7 +13,7 @@ final class ColumnExpr extends VecExpr {
     this.index = index;
   }
 
-  @Override ColumnVector eval(ScanBatch b) {
+  @Override ColumnVector eval(Batch b) {
     ColumnVector v = b.cols()[index];
     if (v == null) {
       throw new IllegalStateException("Column " + index + " of the batch was not read");
@@ -21,7 +21,7 @@ final class ColumnExpr extends VecExpr {
     return v;
   }
 
-  @Override public ColumnVector evaluate(ScanBatch b) {
+  @Override public ColumnVector evaluate(Batch b) {
     ColumnVector src = eval(b);
     int n = b.size();
     if (src.isRepeating) {

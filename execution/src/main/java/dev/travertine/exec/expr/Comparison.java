@@ -1,9 +1,9 @@
 package dev.travertine.exec.expr;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.util.Arrays;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -49,7 +49,7 @@ final class Comparison extends VecExpr {
     return op == Op.IS_DISTINCT_FROM || op == Op.IS_NOT_DISTINCT_FROM;
   }
 
-  @Override ColumnVector eval(ScanBatch batch) {
+  @Override ColumnVector eval(Batch batch) {
     int n = batch.size();
     int[] sel = batch.sel();
     LongColumnVector r = Vecs.longs(Vecs.capacity(batch));
@@ -81,7 +81,7 @@ final class Comparison extends VecExpr {
     return r;
   }
 
-  @Override public int filter(ScanBatch batch, int[] out) {
+  @Override public int filter(Batch batch, int[] out) {
     int n = batch.size();
     if (n == 0) {
       return 0;

@@ -1,7 +1,7 @@
 package dev.travertine.exec.expr;
 
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -26,7 +26,7 @@ final class Conditionals {
       this.otherwise = otherwise;
     }
 
-    @Override ColumnVector eval(ScanBatch batch) {
+    @Override ColumnVector eval(Batch batch) {
       int n = batch.size();
       ColumnVector r = Vecs.alloc(type, Vecs.capacity(batch));
       if (n == 0) {
@@ -60,7 +60,7 @@ final class Conditionals {
       this.args = args.toArray(new VecExpr[0]);
     }
 
-    @Override ColumnVector eval(ScanBatch batch) {
+    @Override ColumnVector eval(Batch batch) {
       int n = batch.size();
       ColumnVector r = Vecs.alloc(type, Vecs.capacity(batch));
       if (n == 0) {
@@ -100,7 +100,7 @@ final class Conditionals {
       this.equal = equal;
     }
 
-    @Override ColumnVector eval(ScanBatch batch) {
+    @Override ColumnVector eval(Batch batch) {
       int n = batch.size();
       ColumnVector r = Vecs.alloc(type, Vecs.capacity(batch));
       if (n == 0) {

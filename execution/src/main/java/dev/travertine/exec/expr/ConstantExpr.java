@@ -1,7 +1,7 @@
 package dev.travertine.exec.expr;
 
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.hive.common.type.HiveDecimal;
@@ -51,7 +51,7 @@ final class ConstantExpr extends VecExpr {
   /** The vector, made once: no consumer writes into its input vectors. */
   private ColumnVector vector;
 
-  @Override ColumnVector eval(ScanBatch b) {
+  @Override ColumnVector eval(Batch b) {
     ColumnVector v = vector;
     if (v == null) {
       v = vector = repeating();
@@ -79,7 +79,7 @@ final class ConstantExpr extends VecExpr {
     return v;
   }
 
-  @Override public int filter(ScanBatch b, int[] out) {
+  @Override public int filter(Batch b, int[] out) {
     if (value instanceof Boolean t && t) {
       System.arraycopy(b.sel(), 0, out, 0, b.size());
       return b.size();

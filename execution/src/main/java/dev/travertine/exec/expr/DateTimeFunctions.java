@@ -1,8 +1,8 @@
 package dev.travertine.exec.expr;
 
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.util.Locale;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
@@ -148,7 +148,7 @@ final class DateTimeFunctions {
       this.timestamp = arg.type.kind() == TypeKind.TIMESTAMP;
     }
 
-    @Override ColumnVector eval(ScanBatch batch) {
+    @Override ColumnVector eval(Batch batch) {
       int n = batch.size();
       int[] sel = batch.sel();
       LongColumnVector r = Vecs.longs(Vecs.capacity(batch));
@@ -189,7 +189,7 @@ final class DateTimeFunctions {
       this.minus = minus;
     }
 
-    @Override ColumnVector eval(ScanBatch batch) {
+    @Override ColumnVector eval(Batch batch) {
       int n = batch.size();
       int[] sel = batch.sel();
       ColumnVector r = Vecs.alloc(type, Vecs.capacity(batch));

@@ -2,8 +2,8 @@ package dev.travertine.exec.expr;
 
 import dev.travertine.exec.Columns;
 import dev.travertine.exec.ScaledDecimals;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import org.apache.hadoop.hive.common.type.HiveDecimal;
@@ -31,7 +31,7 @@ final class DecimalArithmetic extends VecExpr {
     this.right = right;
   }
 
-  @Override ColumnVector eval(ScanBatch batch) {
+  @Override ColumnVector eval(Batch batch) {
     int n = batch.size();
     int[] sel = batch.sel();
     DecimalColumnVector r = Columns.selectedDecimals(type, Vecs.capacity(batch), sel, n);
@@ -99,7 +99,7 @@ final class DecimalArithmetic extends VecExpr {
    * This expression's values on the batch's selection as longs at the type's scale, or null when
    * some value (an operand's or the result) has no long form.
    */
-  LongColumnVector scaled(ScanBatch batch) {
+  LongColumnVector scaled(Batch batch) {
     LongColumnVector a = operand(left, batch);
     if (a == null) {
       return null;
@@ -147,7 +147,7 @@ final class DecimalArithmetic extends VecExpr {
     return r;
   }
 
-  private static LongColumnVector negate(LongColumnVector a, ScanBatch batch) {
+  private static LongColumnVector negate(LongColumnVector a, Batch batch) {
     int n = a.isRepeating ? 1 : batch.size();
     int[] sel = batch.sel();
     for (int k = 0; k < n; k++) {
@@ -158,7 +158,7 @@ final class DecimalArithmetic extends VecExpr {
   }
 
   /** An operand as longs at its own scale, or null where a value has no long form. */
-  private static LongColumnVector operand(VecExpr e, ScanBatch batch) {
+  private static LongColumnVector operand(VecExpr e, Batch batch) {
     if (e instanceof DecimalArithmetic d && d.scalable()) {
       return d.scaled(batch);
     }
@@ -186,7 +186,7 @@ final class DecimalArithmetic extends VecExpr {
   }
 
   /** Scaled longs into the DECIMAL vector, at the type's scale. */
-  private void write(LongColumnVector x, DecimalColumnVector r, ScanBatch batch) {
+  private void write(LongColumnVector x, DecimalColumnVector r, Batch batch) {
     int s = type.scale();
     boolean rep = x.isRepeating;
     r.isRepeating = rep;

@@ -1,9 +1,9 @@
 package dev.travertine.exec.expr;
 
-import dev.travertine.mergetree.block.Vectors;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Vectors;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -32,7 +32,7 @@ public final class Evaluators {
    */
   public static Object evaluateConstant(Expr expr) {
     VecExpr e = build(expr);
-    ScanBatch one = new ScanBatch(new ColumnVector[0], new int[] {0}, 1);
+    Batch one = new Batch(new ColumnVector[0], new int[] {0}, 1);
     ColumnVector v = e.eval(one);
     Object o = Vectors.get(v, expr.type().kind(), 0);
     if (o instanceof java.math.BigDecimal b) {
@@ -311,7 +311,7 @@ public final class Evaluators {
   private static VecExpr foldCast(VecExpr constant, DataType t) {
     CastExpr cast = new CastExpr(constant, t);
     try {
-      ColumnVector v = cast.eval(new ScanBatch(new ColumnVector[0], new int[] {0}, 1));
+      ColumnVector v = cast.eval(new Batch(new ColumnVector[0], new int[] {0}, 1));
       return new ConstantExpr(Vectors.get(v, t.kind(), 0), t);
     } catch (RuntimeException e) {
       return cast;

@@ -1,6 +1,6 @@
 package dev.travertine.exec.expr;
 
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import java.util.List;
 
 /**

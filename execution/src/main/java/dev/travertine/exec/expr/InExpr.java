@@ -1,8 +1,8 @@
 package dev.travertine.exec.expr;
 
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import it.unimi.dsi.fastutil.doubles.DoubleOpenHashSet;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.math.BigDecimal;
@@ -92,7 +92,7 @@ final class InExpr extends VecExpr {
     }
   }
 
-  @Override ColumnVector eval(ScanBatch batch) {
+  @Override ColumnVector eval(Batch batch) {
     int n = batch.size();
     int[] sel = batch.sel();
     LongColumnVector r = Vecs.longs(Vecs.capacity(batch));
@@ -121,7 +121,7 @@ final class InExpr extends VecExpr {
     return r;
   }
 
-  @Override public int filter(ScanBatch batch, int[] out) {
+  @Override public int filter(Batch batch, int[] out) {
     int n = batch.size();
     if (n == 0 || negated && listHasNull) {
       return 0; // NOT IN with a NULL in the list is never TRUE

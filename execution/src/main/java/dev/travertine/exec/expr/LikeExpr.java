@@ -1,8 +1,8 @@
 package dev.travertine.exec.expr;
 
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
@@ -20,7 +20,7 @@ final class LikeExpr extends VecExpr {
     this.negated = negated;
   }
 
-  @Override ColumnVector eval(ScanBatch batch) {
+  @Override ColumnVector eval(Batch batch) {
     int n = batch.size();
     int[] sel = batch.sel();
     LongColumnVector r = Vecs.longs(Vecs.capacity(batch));
@@ -42,7 +42,7 @@ final class LikeExpr extends VecExpr {
     return r;
   }
 
-  @Override public int filter(ScanBatch batch, int[] out) {
+  @Override public int filter(Batch batch, int[] out) {
     int n = batch.size();
     if (n == 0) {
       return 0;

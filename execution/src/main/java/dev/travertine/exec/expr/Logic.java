@@ -1,8 +1,8 @@
 package dev.travertine.exec.expr;
 
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
@@ -23,7 +23,7 @@ final class Logic extends VecExpr {
     this.args = args.toArray(new VecExpr[0]);
   }
 
-  @Override ColumnVector eval(ScanBatch batch) {
+  @Override ColumnVector eval(Batch batch) {
     int n = batch.size();
     LongColumnVector r = Vecs.longs(Vecs.capacity(batch));
     long[] z = r.vector;
@@ -63,7 +63,7 @@ final class Logic extends VecExpr {
     return r;
   }
 
-  @Override public int filter(ScanBatch batch, int[] out) {
+  @Override public int filter(Batch batch, int[] out) {
     int n = batch.size();
     if (and) {
       int c = args[0].filter(batch, out);
@@ -106,7 +106,7 @@ final class Logic extends VecExpr {
       this.arg = arg;
     }
 
-    @Override ColumnVector eval(ScanBatch batch) {
+    @Override ColumnVector eval(Batch batch) {
       int n = batch.size();
       int[] sel = batch.sel();
       LongColumnVector r = Vecs.longs(Vecs.capacity(batch));
@@ -132,7 +132,7 @@ final class Logic extends VecExpr {
       return r;
     }
 
-    @Override public int filter(ScanBatch batch, int[] out) {
+    @Override public int filter(Batch batch, int[] out) {
       int n = batch.size();
       if (n == 0) {
         return 0;
@@ -162,7 +162,7 @@ final class Logic extends VecExpr {
       this.arg = arg;
     }
 
-    @Override ColumnVector eval(ScanBatch batch) {
+    @Override ColumnVector eval(Batch batch) {
       int n = batch.size();
       int[] sel = batch.sel();
       LongColumnVector r = Vecs.longs(Vecs.capacity(batch));
@@ -191,7 +191,7 @@ final class Logic extends VecExpr {
       return r;
     }
 
-    @Override public int filter(ScanBatch batch, int[] out) {
+    @Override public int filter(Batch batch, int[] out) {
       int n = batch.size();
       if (n == 0) {
         return 0;

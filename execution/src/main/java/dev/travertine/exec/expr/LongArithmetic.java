@@ -1,8 +1,8 @@
 package dev.travertine.exec.expr;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 
@@ -24,7 +24,7 @@ final class LongArithmetic extends VecExpr {
     this.right = right;
   }
 
-  @Override ColumnVector eval(ScanBatch batch) {
+  @Override ColumnVector eval(Batch batch) {
     int n = batch.size();
     int[] sel = batch.sel();
     LongColumnVector r = Vecs.longs(Vecs.capacity(batch));
@@ -176,7 +176,7 @@ final class LongArithmetic extends VecExpr {
       this.arg = arg;
     }
 
-    @Override ColumnVector eval(ScanBatch batch) {
+    @Override ColumnVector eval(Batch batch) {
       int n = batch.size();
       int[] sel = batch.sel();
       LongColumnVector r = Vecs.longs(Vecs.capacity(batch));

@@ -1,7 +1,7 @@
 package dev.travertine.exec.expr;
 
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -46,7 +46,7 @@ final class StringFunctions extends VecExpr {
     return false;
   }
 
-  @Override ColumnVector eval(ScanBatch batch) {
+  @Override ColumnVector eval(Batch batch) {
     int n = batch.size();
     ColumnVector r = Vecs.alloc(type, Vecs.capacity(batch));
     if (n == 0) {

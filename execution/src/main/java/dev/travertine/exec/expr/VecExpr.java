@@ -1,7 +1,7 @@
 package dev.travertine.exec.expr;
 
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 
@@ -18,13 +18,13 @@ abstract class VecExpr implements VectorExpression {
   }
 
   /** Evaluates the selected rows; the result may be shared (read it, never write it). */
-  abstract ColumnVector eval(ScanBatch b);
+  abstract ColumnVector eval(Batch b);
 
-  @Override public ColumnVector evaluate(ScanBatch b) {
+  @Override public ColumnVector evaluate(Batch b) {
     return eval(b);
   }
 
-  @Override public int filter(ScanBatch b, int[] out) {
+  @Override public int filter(Batch b, int[] out) {
     return selectTrue((LongColumnVector) eval(b), b.sel(), b.size(), out);
   }
 

@@ -1,9 +1,9 @@
 package dev.travertine.exec.expr;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
@@ -17,9 +17,9 @@ final class Vecs {
 
   /**
    * The vector length a result needs: one past the largest selected position (at least 1). A
-   * selection vector is ascending (see ScanBatch), so that is its last position.
+   * selection vector is ascending (see Batch), so that is its last position.
    */
-  static int capacity(ScanBatch b) {
+  static int capacity(Batch b) {
     return b.size() == 0 ? 1 : b.sel()[b.size() - 1] + 1;
   }
 
@@ -58,8 +58,8 @@ final class Vecs {
   }
 
   /** A batch with the same columns and another selection. */
-  static ScanBatch withSel(ScanBatch b, int[] sel, int n) {
-    return new ScanBatch(b.cols(), sel, n);
+  static Batch withSel(Batch b, int[] sel, int n) {
+    return new Batch(b.cols(), sel, n);
   }
 
   /**

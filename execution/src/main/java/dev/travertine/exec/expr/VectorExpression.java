@@ -1,6 +1,6 @@
 package dev.travertine.exec.expr;
 
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Batch;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 
 /**
@@ -21,12 +21,12 @@ public interface VectorExpression {
    * Rows outside the selection are not evaluated: a division by zero in a row that a filter or a
    * CASE branch excluded raises nothing.
    */
-  ColumnVector evaluate(ScanBatch batch);
+  ColumnVector evaluate(Batch batch);
 
   /**
    * For a BOOLEAN expression: writes the selected positions where it is TRUE (not FALSE, not
    * NULL) into {@code out}, in the input's order, and returns their count. {@code out} may be the
    * batch's own selection array.
    */
-  int filter(ScanBatch batch, int[] out);
+  int filter(Batch batch, int[] out);
 }

@@ -1,8 +1,8 @@
 package dev.travertine.exec.join;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -42,8 +42,8 @@ public final class BuildMatches {
    * The build rows no probe row matched, in batches of at most {@code batchSize}: the probe's
    * fields ({@code probeTypes}) NULL, then the build's. Call once the probe side has ended.
    */
-  public List<ScanBatch> unmatched(List<DataType> probeTypes, int batchSize) {
-    List<ScanBatch> out = new ArrayList<>();
+  public List<Batch> unmatched(List<DataType> probeTypes, int batchSize) {
+    List<Batch> out = new ArrayList<>();
     int[] rows = new int[Math.max(1, Math.min(batchSize, table.rows()))];
     int n = 0;
     for (int r = 0; r < table.rows(); r++) {
@@ -61,7 +61,7 @@ public final class BuildMatches {
     return out;
   }
 
-  private ScanBatch batch(List<DataType> probeTypes, int[] rows, int n) {
+  private Batch batch(List<DataType> probeTypes, int[] rows, int n) {
     List<DataType> buildTypes = table.types();
     ColumnVector[] cols = new ColumnVector[probeTypes.size() + buildTypes.size()];
     for (int c = 0; c < probeTypes.size(); c++) {
@@ -77,6 +77,6 @@ public final class BuildMatches {
       VectorGather.gather(bc[c], buildTypes.get(c).kind(), rows, n, v, 0);
       cols[probeTypes.size() + c] = v;
     }
-    return new ScanBatch(cols, ScanBatch.identity(n), n);
+    return new Batch(cols, Batch.identity(n), n);
   }
 }

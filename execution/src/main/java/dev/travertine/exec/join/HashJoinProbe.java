@@ -4,9 +4,9 @@ import dev.travertine.exec.Columns;
 import dev.travertine.exec.expr.Evaluators;
 import dev.travertine.exec.expr.Expr;
 import dev.travertine.exec.expr.VectorExpression;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -88,14 +88,14 @@ public final class HashJoinProbe {
     this.pk = new ColumnVector[probeKeys.length];
   }
 
-  public ScanBatch apply(ScanBatch b) {
+  public Batch apply(Batch b) {
     int n = b.size();
     if (n == 0) {
       return b;
     }
     if (table.chained() == 0) {
       return switch (kind) {
-        case INNER, SEMI -> new ScanBatch(b.cols(), b.sel(), 0);
+        case INNER, SEMI -> new Batch(b.cols(), b.sel(), 0);
         case ANTI -> b;
         case LEFT, FULL -> aligned(b, null);
       };
@@ -113,7 +113,7 @@ public final class HashJoinProbe {
               out[m++] = sel[k];
             }
           }
-          return new ScanBatch(b.cols(), out, m);
+          return new Batch(b.cols(), out, m);
         }
         default -> {
           if (table.unique()) {
@@ -131,7 +131,7 @@ public final class HashJoinProbe {
     }
     boolean outer = kind == Kind.LEFT || kind == Kind.FULL;
     listPairs(b, outer && residual == null);
-    ScanBatch joined = gathered(b, pairProbe, pairBuild, pairs);
+    Batch joined = gathered(b, pairProbe, pairBuild, pairs);
     if (residual == null) {
       if (kind == Kind.FULL) {
         for (int i = 0; i < pairs; i++) {
@@ -145,7 +145,7 @@ public final class HashJoinProbe {
     int[] pass = new int[pairs];
     int m = pairs == 0 ? 0 : residual.filter(joined, pass);
     if (kind == Kind.INNER) {
-      return new ScanBatch(joined.cols(), pass, m);
+      return new Batch(joined.cols(), pass, m);
     }
     boolean[] matched = new boolean[n];
     for (int i = 0; i < m; i++) {
@@ -163,7 +163,7 @@ public final class HashJoinProbe {
           out[c++] = sel[k];
         }
       }
-      return new ScanBatch(b.cols(), out, c);
+      return new Batch(b.cols(), out, c);
     }
     // LEFT (and FULL) with a residual: the passing pairs, then each probe row that kept none, once.
     int[] pp = new int[m + n];
@@ -187,7 +187,7 @@ public final class HashJoinProbe {
    * matches gathered into vectors of their own (aligned vectors span the whole batch: a runtime
    * filter that leaves 3 % of a batch would have the build side's fields allocated for all of it).
    */
-  private ScanBatch uniqueInner(ScanBatch b) {
+  private Batch uniqueInner(Batch b) {
     int n = b.size();
     int[] sel = b.sel();
     int m = 0;
@@ -212,7 +212,7 @@ public final class HashJoinProbe {
   }
 
   /** Hashes the selected rows' keys and finds each one's first match ({@code first[k]}, -1: none). */
-  private void findFirst(ScanBatch b) {
+  private void findFirst(Batch b) {
     int n = b.size();
     int[] sel = b.sel();
     if (h.length < n) {
@@ -240,7 +240,7 @@ public final class HashJoinProbe {
   }
 
   /** Every (probe position, build row) pair that matches; with {@code outer}, a lone probe row once with -1. */
-  private void listPairs(ScanBatch b, boolean outer) {
+  private void listPairs(Batch b, boolean outer) {
     int n = b.size();
     int[] sel = b.sel();
     pairs = 0;
@@ -272,7 +272,7 @@ public final class HashJoinProbe {
   }
 
   /** The probe's fields at positions {@code pp}, the build's at rows {@code br}, {@code m} rows. */
-  private ScanBatch gathered(ScanBatch b, int[] pp, int[] br, int m) {
+  private Batch gathered(Batch b, int[] pp, int[] br, int m) {
     List<DataType> buildTypes = table.types();
     int width = probeTypes.size() + buildTypes.size();
     ColumnVector[] out = new ColumnVector[width];
@@ -288,7 +288,7 @@ public final class HashJoinProbe {
       VectorGather.gather(bc[c], t.kind(), br, m, v, 0);
       out[probeTypes.size() + c] = v;
     }
-    return new ScanBatch(out, ScanBatch.identity(m), m);
+    return new Batch(out, Batch.identity(m), m);
   }
 
   /**
@@ -296,7 +296,7 @@ public final class HashJoinProbe {
    * positions: {@code match[k]} is row k's build row (-1 none; {@code match} null: none matches).
    * INNER keeps the matched rows, LEFT all.
    */
-  private ScanBatch aligned(ScanBatch b, int[] match) {
+  private Batch aligned(Batch b, int[] match) {
     int n = b.size();
     int[] sel = b.sel();
     int width = sel[n - 1] + 1;
@@ -332,6 +332,6 @@ public final class HashJoinProbe {
       }
       cols[np + c] = v;
     }
-    return new ScanBatch(cols, out, m);
+    return new Batch(cols, out, m);
   }
 }

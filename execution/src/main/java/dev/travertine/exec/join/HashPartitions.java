@@ -1,8 +1,8 @@
 package dev.travertine.exec.join;
 
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.util.Arrays;
 import java.util.List;
 
@@ -29,7 +29,7 @@ public final class HashPartitions {
   }
 
   /** The partition of each selected row of {@code b}: {@code out[k]} for position {@code b.sel()[k]}. */
-  public void partitions(ScanBatch b, int[] out) {
+  public void partitions(Batch b, int[] out) {
     int n = b.size();
     if (h.length < n) {
       h = new long[n];

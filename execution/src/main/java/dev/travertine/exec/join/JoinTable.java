@@ -1,9 +1,9 @@
 package dev.travertine.exec.join;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.util.List;
 import java.util.function.IntConsumer;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -160,7 +160,7 @@ public final class JoinTable {
    *
    * @param keys the key fields of the batches
    */
-  public static JoinTable build(List<DataType> types, int[] keys, List<ScanBatch> batches) {
+  public static JoinTable build(List<DataType> types, int[] keys, List<Batch> batches) {
     return build(types, keys, batches, null);
   }
 
@@ -168,9 +168,9 @@ public final class JoinTable {
    * As above; with {@code parallel} (null: the caller's thread alone), a build of at least
    * {@link #PARALLEL_ROWS} rows copies the batches, hashes and chains on the query's workers.
    */
-  public static JoinTable build(List<DataType> types, int[] keys, List<ScanBatch> batches, Parallel parallel) {
+  public static JoinTable build(List<DataType> types, int[] keys, List<Batch> batches, Parallel parallel) {
     long total = 0;
-    for (ScanBatch b : batches) {
+    for (Batch b : batches) {
       total += b.size();
     }
     if (total > Integer.MAX_VALUE - 16) {
@@ -187,7 +187,7 @@ public final class JoinTable {
       at[i + 1] = at[i] + batches.get(i).size();
     }
     IntConsumer copy = i -> {
-      ScanBatch b = batches.get(i);
+      Batch b = batches.get(i);
       for (int c = 0; c < cols.length; c++) {
         VectorGather.gather(b.cols()[c], types.get(c).kind(), b.sel(), b.size(), cols[c], at[i]);
       }

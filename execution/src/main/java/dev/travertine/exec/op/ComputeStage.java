@@ -8,9 +8,9 @@ import dev.travertine.exec.join.BuildMatches;
 import dev.travertine.exec.join.HashJoinProbe;
 import dev.travertine.exec.join.JoinTable;
 import dev.travertine.exec.join.KeyFilter;
-import dev.travertine.mergetree.scan.BatchStage;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.BatchStage;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -106,14 +106,14 @@ public final class ComputeStage implements BatchStage {
   }
 
   @Override
-  public ScanBatch apply(ScanBatch b) {
+  public Batch apply(Batch b) {
     cancelCheck.run();
     if (scanColumns != null) {
       ColumnVector[] fields = new ColumnVector[scanColumns.length];
       for (int i = 0; i < fields.length; i++) {
         fields[i] = b.cols()[scanColumns[i]];
       }
-      b = new ScanBatch(fields, b.sel(), b.size());
+      b = new Batch(fields, b.sel(), b.size());
     }
     boolean ownSel = false; // the input's selection is not ours to write (it may be shared)
     if (keyFilters.length > 0 && b.size() > 0) {
@@ -123,14 +123,14 @@ public final class ComputeStage implements BatchStage {
         m = keyFilters[k].filter(b.cols()[keyFields[k]], out, m);
       }
       ownSel = true;
-      b = new ScanBatch(b.cols(), out, m);
+      b = new Batch(b.cols(), out, m);
     }
     for (int i = 0; i < filters.length && b.size() > 0; i++) {
       if (filters[i] != null) {
         int[] out = ownSel ? b.sel() : new int[b.size()];
         int m = filters[i].filter(b, out);
         ownSel = true;
-        b = new ScanBatch(b.cols(), out, m);
+        b = new Batch(b.cols(), out, m);
       } else if (joins[i] != null) {
         b = joins[i].apply(b);
         ownSel = false;
@@ -140,7 +140,7 @@ public final class ComputeStage implements BatchStage {
           int src = passThrough[i][j];
           out[j] = src >= 0 ? b.cols()[src] : projects[i][j].evaluate(b);
         }
-        b = new ScanBatch(out, b.sel(), b.size());
+        b = new Batch(out, b.sel(), b.size());
       }
     }
     return b;

@@ -10,13 +10,13 @@ import dev.travertine.exec.join.BuildMatches;
 import dev.travertine.exec.join.HashJoinProbe;
 import dev.travertine.exec.join.JoinTable;
 import dev.travertine.exec.join.KeyFilter;
-import dev.travertine.mergetree.block.Vectors;
-import dev.travertine.mergetree.part.RowFilter;
-import dev.travertine.mergetree.scan.BatchStage;
+import dev.travertine.vector.Vectors;
+import dev.travertine.vector.RowFilter;
+import dev.travertine.vector.BatchStage;
 import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -139,7 +139,7 @@ public final class FragmentRunner {
     for (int i = 0; i < steps.size(); i++) {
       if (steps.get(i) instanceof Step.HashJoin j) {
         Fragment b = j.build();
-        List<ScanBatch> rows = new ArrayList<>();
+        List<Batch> rows = new ArrayList<>();
         MemoryTracker.Account acct = memory.account();
         long held = 0;
         GraceJoin grace = null;
@@ -147,7 +147,7 @@ public final class FragmentRunner {
             : List.of();
         try (BatchIterator it = run(b, joinSources.apply(j.buildSource()), joinSources, cancelCheck, memory,
             batchSize, runtimeFilters, spilling, sideways)) {
-          ScanBatch batch;
+          Batch batch;
           while ((batch = next(it)) != null) {
             if (grace != null) {
               grace.addBuild(batch);
@@ -160,7 +160,7 @@ public final class FragmentRunner {
             if (spilling.enabled() && j.buildKeys().length > 0 && held > spilling.maxBytesInJoin()) {
               grace = new GraceJoin(j, b.outputTypes(), spilling.store(), fragment.types().get(i));
               spilled.put(j, grace); // closed with the fragment's iterator, or by run() on a failure
-              for (ScanBatch r : rows) {
+              for (Batch r : rows) {
                 grace.addBuild(r);
               }
               rows.clear();
@@ -300,7 +300,7 @@ public final class FragmentRunner {
             return null;
           };
         }, -1);
-        List<ScanBatch> out = new ArrayList<>();
+        List<Batch> out = new ArrayList<>();
         for (HashAggregator h : partials.finish(scan.workers(), cancelCheck, memory)) {
           out.addAll(a.phase() == Step.Phase.PARTIAL ? h.partialResult(batchSize) : h.result(batchSize));
         }
@@ -363,7 +363,7 @@ public final class FragmentRunner {
           }
           HashAggregator h = new HashAggregator(types, a.keys(), a.calls());
           MemoryTracker.Account acct = memory.account();
-          ScanBatch b;
+          Batch b;
           while ((b = next(in)) != null) {
             h.add(b);
             acct.resize(h.bytes());
@@ -372,7 +372,7 @@ public final class FragmentRunner {
         } else if (s instanceof Step.Sort sort && !sort.keys().isEmpty()) {
           SortBuffer buf = new SortBuffer(types, sort.keys(), sort.bound());
           MemoryTracker.Account acct = memory.account();
-          ScanBatch b;
+          Batch b;
           while ((b = next(in)) != null) {
             buf.add(b);
             acct.resize(buf.bytes());
@@ -417,11 +417,11 @@ public final class FragmentRunner {
   private BatchIterator withUnmatched(BatchIterator in, Step.HashJoin join, int step) {
     List<DataType> probeTypes = fragment.types().get(step);
     return new BatchIterator() {
-      private java.util.Iterator<ScanBatch> tail;
+      private java.util.Iterator<Batch> tail;
 
-      @Override public ScanBatch next() throws IOException {
+      @Override public Batch next() throws IOException {
         if (tail == null) {
-          ScanBatch b = in.next();
+          Batch b = in.next();
           if (b != null) {
             return b;
           }
@@ -437,7 +437,7 @@ public final class FragmentRunner {
     };
   }
 
-  private ScanBatch next(BatchIterator in) throws IOException {
+  private Batch next(BatchIterator in) throws IOException {
     cancelCheck.run();
     return in.next();
   }
@@ -475,7 +475,7 @@ public final class FragmentRunner {
           : call.function() == AggCall.AggFunction.MIN ? stats.min()[call.arg()] : stats.max()[call.arg()];
       Vectors.set(cols[c], types.get(c), 0, v);
     }
-    return of(List.of(new ScanBatch(cols, new int[] {0}, 1)));
+    return of(List.of(new Batch(cols, new int[] {0}, 1)));
   }
 
   /** Runs the scan to its end; the stages keep what they compute. */
@@ -556,7 +556,7 @@ public final class FragmentRunner {
           for (int i = 0; i < fields.length; i++) {
             byField[fields[i]] = cols[columns[i]];
           }
-          return n == 0 ? 0 : e.filter(new ScanBatch(byField, sel, n), sel);
+          return n == 0 ? 0 : e.filter(new Batch(byField, sel, n), sel);
         };
       }
     };
@@ -581,7 +581,7 @@ public final class FragmentRunner {
   private BatchIterator scanned(int[] cols, List<Step> prefix, long limit) throws IOException {
     BatchIterator s = scan.open(() -> stage(cols, 0, prefix.size()), limit, prewhere(), narrowing());
     return new BatchIterator() {
-      @Override public ScanBatch next() throws IOException {
+      @Override public Batch next() throws IOException {
         cancelCheck.run();
         return s.next();
       }
@@ -594,8 +594,8 @@ public final class FragmentRunner {
 
   private static BatchIterator staged(BatchIterator in, ComputeStage stage) {
     return new BatchIterator() {
-      @Override public ScanBatch next() throws IOException {
-        ScanBatch b;
+      @Override public Batch next() throws IOException {
+        Batch b;
         while ((b = in.next()) != null) {
           b = stage.apply(b);
           if (b.size() > 0) {
@@ -617,9 +617,9 @@ public final class FragmentRunner {
       long skipped;
       long passed;
 
-      @Override public ScanBatch next() throws IOException {
+      @Override public Batch next() throws IOException {
         while (fetch < 0 || passed < fetch) {
-          ScanBatch b = in.next();
+          Batch b = in.next();
           if (b == null) {
             return null;
           }
@@ -633,8 +633,8 @@ public final class FragmentRunner {
             continue;
           }
           passed += n;
-          return from == 0 ? new ScanBatch(b.cols(), b.sel(), n)
-              : new ScanBatch(b.cols(), Arrays.copyOfRange(b.sel(), from, from + n), n);
+          return from == 0 ? new Batch(b.cols(), b.sel(), n)
+              : new Batch(b.cols(), Arrays.copyOfRange(b.sel(), from, from + n), n);
         }
         return null;
       }
@@ -645,12 +645,12 @@ public final class FragmentRunner {
     };
   }
 
-  static BatchIterator of(List<ScanBatch> batches) {
-    Iterator<ScanBatch> it = batches.iterator();
+  static BatchIterator of(List<Batch> batches) {
+    Iterator<Batch> it = batches.iterator();
     return new BatchIterator() {
-      @Override public ScanBatch next() {
+      @Override public Batch next() {
         while (it.hasNext()) {
-          ScanBatch b = it.next();
+          Batch b = it.next();
           if (b.size() > 0) {
             return b;
           }

@@ -2,7 +2,7 @@ package dev.travertine.exec.op;
 
 import dev.travertine.exec.Columns;
 import dev.travertine.exec.agg.HashAggregator;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -4,8 +4,8 @@ import dev.travertine.exec.join.BuildMatches;
 import dev.travertine.exec.join.HashJoinProbe;
 import dev.travertine.exec.join.HashPartitions;
 import dev.travertine.exec.join.JoinTable;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -47,11 +47,11 @@ final class GraceJoin implements AutoCloseable {
   }
 
   /** Adds a batch of the build side. */
-  void addBuild(ScanBatch b) throws IOException {
+  void addBuild(Batch b) throws IOException {
     append(b, buildParts, build);
   }
 
-  private void append(ScanBatch b, HashPartitions parts, SpillStore.SpillFile[] files) throws IOException {
+  private void append(Batch b, HashPartitions parts, SpillStore.SpillFile[] files) throws IOException {
     int n = b.size();
     if (n == 0) {
       return;
@@ -98,12 +98,12 @@ final class GraceJoin implements AutoCloseable {
       private BatchIterator probing;
       private HashJoinProbe prober;
       private BuildMatches matches;
-      private Iterator<ScanBatch> tail;
+      private Iterator<Batch> tail;
       private boolean inClosed;
 
-      @Override public ScanBatch next() throws IOException {
+      @Override public Batch next() throws IOException {
         if (!partitioned) {
-          ScanBatch b;
+          Batch b;
           while ((b = in.next()) != null) {
             cancelCheck.run();
             append(b, probeParts, probe);
@@ -115,9 +115,9 @@ final class GraceJoin implements AutoCloseable {
         while (true) {
           cancelCheck.run();
           if (probing != null) {
-            ScanBatch b;
+            Batch b;
             while ((b = probing.next()) != null) {
-              ScanBatch out = prober.apply(b);
+              Batch out = prober.apply(b);
               if (out.size() > 0) {
                 return out;
               }
@@ -141,9 +141,9 @@ final class GraceJoin implements AutoCloseable {
             acct.resize(0);
             return null;
           }
-          List<ScanBatch> rows = new ArrayList<>();
+          List<Batch> rows = new ArrayList<>();
           try (BatchIterator r = build[p].read()) {
-            ScanBatch b;
+            Batch b;
             while ((b = r.next()) != null) {
               rows.add(b);
             }

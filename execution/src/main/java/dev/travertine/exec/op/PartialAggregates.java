@@ -2,8 +2,8 @@ package dev.travertine.exec.op;
 
 import dev.travertine.exec.agg.AggCall;
 import dev.travertine.exec.agg.HashAggregator;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -115,13 +115,13 @@ final class PartialAggregates {
     private final DistinctEstimate seen = new DistinctEstimate();
     private int cap = flushGroups;
 
-    void add(ScanBatch b) {
+    void add(Batch b) {
       current.add(b);
       added();
     }
 
     /** Folds a batch of partial states (from another node) in, like {@link #add} does rows. */
-    void addPartial(ScanBatch b) {
+    void addPartial(Batch b) {
       current.mergePartial(b);
       added();
     }

@@ -1,7 +1,7 @@
 package dev.travertine.exec.op;
 
-import dev.travertine.mergetree.part.RowFilter;
-import dev.travertine.mergetree.scan.BatchStage;
+import dev.travertine.vector.RowFilter;
+import dev.travertine.vector.BatchStage;
 
 /**
  * Where a fragment's rows come from: a table scan (the caller knows the table, snapshot and read

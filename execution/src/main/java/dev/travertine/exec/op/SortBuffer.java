@@ -1,10 +1,10 @@
 package dev.travertine.exec.op;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.mergetree.block.Vectors;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Vectors;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import it.unimi.dsi.fastutil.longs.LongArrays;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +32,7 @@ public final class SortBuffer {
   private final long bound;
   private final boolean heap;
   private final int compactAt;
-  private List<ScanBatch> batches = new ArrayList<>();
+  private List<Batch> batches = new ArrayList<>();
   private long[] refs = new long[1024];
   private int count;
   /** Estimated bytes of the batches held. */
@@ -66,7 +66,7 @@ public final class SortBuffer {
   }
 
   /** Adds a batch's selected rows (the buffer keeps the batch). */
-  public void add(ScanBatch b) {
+  public void add(Batch b) {
     int n = b.size();
     if (n == 0) {
       return;
@@ -187,7 +187,7 @@ public final class SortBuffer {
   /** Copies the heap's rows (in order) into one batch and drops the batches they came from. */
   private void compactHeap() {
     sort();
-    List<ScanBatch> kept = materialize(0, count, Integer.MAX_VALUE);
+    List<Batch> kept = materialize(0, count, Integer.MAX_VALUE);
     batches = new ArrayList<>(kept);
     held = 0;
     kept.forEach(k -> held += estimate(k));
@@ -208,7 +208,7 @@ public final class SortBuffer {
   public void merge(SortBuffer other) {
     other.sort(); // its rows in order, so ties keep their input order here too
     if (heap || other.heap) {
-      for (ScanBatch b : other.materialize(0, other.count, Integer.MAX_VALUE)) {
+      for (Batch b : other.materialize(0, other.count, Integer.MAX_VALUE)) {
         add(b);
       }
       return;
@@ -259,7 +259,7 @@ public final class SortBuffer {
     return runs == null ? -1 : runCount;
   }
 
-  private static long estimate(ScanBatch b) {
+  private static long estimate(Batch b) {
     long bytes = 0;
     for (ColumnVector v : b.cols()) {
       if (v instanceof org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector s && !s.isRepeating) {
@@ -328,8 +328,8 @@ public final class SortBuffer {
   }
 
   private int compareRefs(long a, long b) {
-    ScanBatch x = batches.get((int) (a >>> 32));
-    ScanBatch y = batches.get((int) (b >>> 32));
+    Batch x = batches.get((int) (a >>> 32));
+    Batch y = batches.get((int) (b >>> 32));
     int ra = (int) a;
     int rb = (int) b;
     for (int i = 0; i < keys.length; i++) {
@@ -356,13 +356,13 @@ public final class SortBuffer {
   private void compact() {
     sort();
     int keep = (int) Math.min(count, bound);
-    List<ScanBatch> kept = materialize(0, keep, Integer.MAX_VALUE);
+    List<Batch> kept = materialize(0, keep, Integer.MAX_VALUE);
     batches = new ArrayList<>(kept);
     count = 0;
     held = 0;
     kept.forEach(k -> held += estimate(k));
     for (int j = 0; j < kept.size(); j++) {
-      ScanBatch b = kept.get(j);
+      Batch b = kept.get(j);
       long bi = (long) j << 32;
       for (int k = 0; k < b.size(); k++) {
         refs[count++] = bi | b.sel()[k];
@@ -372,8 +372,8 @@ public final class SortBuffer {
   }
 
   /** Rows {@code from .. to)} of the sorted references, copied into batches of {@code batchSize}. */
-  private List<ScanBatch> materialize(int from, int to, int batchSize) {
-    List<ScanBatch> out = new ArrayList<>();
+  private List<Batch> materialize(int from, int to, int batchSize) {
+    List<Batch> out = new ArrayList<>();
     for (int start = from; start < to; start += batchSize) {
       int n = Math.min(batchSize, to - start);
       ColumnVector[] cols = new ColumnVector[types.size()];
@@ -385,13 +385,13 @@ public final class SortBuffer {
           Vectors.copy(batches.get((int) (r >>> 32)).cols()[c], (int) r, cols[c], i, kind);
         }
       }
-      out.add(new ScanBatch(cols, Columns.identity(n), n));
+      out.add(new Batch(cols, Columns.identity(n), n));
     }
     return out;
   }
 
   /** The sorted rows after skipping {@code offset}, at most {@code fetch} (-1 = all). */
-  public List<ScanBatch> result(long offset, long fetch, int batchSize) {
+  public List<Batch> result(long offset, long fetch, int batchSize) {
     sort();
     int from = (int) Math.min(count, offset);
     int to = fetch < 0 ? count : (int) Math.min(count, from + Math.min(fetch, (long) count));

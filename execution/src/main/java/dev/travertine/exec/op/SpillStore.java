@@ -1,6 +1,6 @@
 package dev.travertine.exec.op;
 
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.travertine.exec.op;
 
 import dev.travertine.exec.agg.AggCall;
 import dev.travertine.exec.expr.Expr;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import java.util.List;
 
 /**

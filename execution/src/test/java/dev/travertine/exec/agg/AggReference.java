@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.travertine.exec.op.VectorFixtures;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -163,7 +163,7 @@ public final class AggReference {
     }
     Map<List<Object>, List<Object>> out = new LinkedHashMap<>();
     int total = 0;
-    for (ScanBatch b : h.result(batchSize)) {
+    for (Batch b : h.result(batchSize)) {
       assertTrue(b.size() <= batchSize && b.size() > 0, "batch of " + b.size());
       total += b.size();
       for (Object[] row : VectorFixtures.rows(b, outTypes)) {

@@ -24,8 +24,8 @@ import dev.travertine.exec.op.VectorFixtures;
 import dev.travertine.exec.op.VectorFixtures.Col;
 import dev.travertine.exec.op.VectorFixtures.Generated;
 import dev.travertine.exec.op.VectorFixtures.Shape;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -228,7 +228,7 @@ public class HashAggregatorTest {
       long next = -5;
       List<Generated> sorted = new ArrayList<>();
       for (Generated g : batches) {
-        ScanBatch b = g.batch();
+        Batch b = g.batch();
         LongColumnVector v = new LongColumnVector(b.cols()[0].isNull.length);
         int run = 1 + rnd.nextInt(50);
         for (int i = 0; i < v.vector.length; i++) {
@@ -243,7 +243,7 @@ public class HashAggregatorTest {
           row[K_BIG] = v.vector[b.sel()[k]];
           rows.add(row);
         }
-        sorted.add(new Generated(new ScanBatch(c, b.sel(), b.size()), rows));
+        sorted.add(new Generated(new Batch(c, b.sel(), b.size()), rows));
       }
       checkBatches("sorted BIGINT key seed " + seed, rnd, sorted, new int[] {K_BIG}, CALLS);
     }
@@ -362,7 +362,7 @@ public class HashAggregatorTest {
       Random rnd = new Random(variant);
       if (variant >= 1) { // batches whose selection is empty
         Generated g = VectorFixtures.batch(rnd, columns(rnd, NONE, 0.1), Shape.DEFAULT);
-        h.add(new ScanBatch(g.batch().cols(), g.batch().sel(), 0));
+        h.add(new Batch(g.batch().cols(), g.batch().sel(), 0));
       }
       if (variant == 2) { // and the merge of a partial that saw nothing
         HashAggregator other = new HashAggregator(TYPES, NONE, calls);
@@ -407,7 +407,7 @@ public class HashAggregatorTest {
     int batch = 4096;
     List<AggCall> calls = List.of(call(AggFunction.COUNT, -1, false, -1, BIG), call(AggFunction.SUM, 3, false, -1, BIG),
         call(AggFunction.MIN, 3, false, -1, BIG));
-    List<ScanBatch> input = new ArrayList<>();
+    List<Batch> input = new ArrayList<>();
     for (int from = 0; from < rows; from += batch) {
       int n = Math.min(batch, rows - from);
       LongColumnVector a = new LongColumnVector(n);
@@ -431,7 +431,7 @@ public class HashAggregatorTest {
       for (int i = 0; i < n; i++) {
         c.vector[i] = (from + i) % groups & 511;
       }
-      input.add(new ScanBatch(new ColumnVector[] {a, b, s, v, c}, Columns.identity(n), n));
+      input.add(new Batch(new ColumnVector[] {a, b, s, v, c}, Columns.identity(n), n));
     }
     List<DataType> withC = List.of(BIG, BIG, STR, BIG, BIG);
     for (int[] keys : new int[][] {{0}, {1, 4}, {2}, {2, 4}}) {
@@ -468,7 +468,7 @@ public class HashAggregatorTest {
           out.add(withC.get(k));
         }
         out.addAll(List.of(BIG, BIG, BIG));
-        for (ScanBatch b : h.result(65536)) {
+        for (Batch b : h.result(65536)) {
           for (Object[] row : VectorFixtures.rows(b, out)) {
             int g = groupOf(keys, row);
             long count = (Long) row[keys.length];
@@ -539,7 +539,7 @@ public class HashAggregatorTest {
         for (int i = 0; i < 1024; i++) {
           v.vector[i] = k + i;
         }
-        h.add(new ScanBatch(new ColumnVector[] {v}, Columns.identity(1024), 1024));
+        h.add(new Batch(new ColumnVector[] {v}, Columns.identity(1024), 1024));
         acct.resize(h.bytes());
       }
     });
@@ -556,7 +556,7 @@ public class HashAggregatorTest {
     ColumnVector d = VectorFixtures.vector(DBL, 0.0, -0.0, Double.NaN, Double.longBitsToDouble(0x7ff8000000000abcL), null, 1.0);
     ColumnVector s = VectorFixtures.vector(STR, "", null, "\uFFFD", "😀", "é", "e");
     ColumnVector b = VectorFixtures.vector(BIG, 1L, 2L, 3L, 4L, 5L, 6L);
-    ScanBatch batch = new ScanBatch(new ColumnVector[] {d, s, b}, Columns.identity(6), 6);
+    Batch batch = new Batch(new ColumnVector[] {d, s, b}, Columns.identity(6), 6);
     List<AggCall> calls = List.of(call(AggFunction.COUNT, -1, false, -1, BIG), call(AggFunction.MIN, 1, false, -1, STR),
         call(AggFunction.MAX, 1, false, -1, STR), call(AggFunction.COUNT, 0, true, -1, BIG),
         call(AggFunction.MIN, 0, false, -1, DBL), call(AggFunction.MAX, 0, false, -1, DBL));

@@ -21,8 +21,8 @@ import dev.travertine.exec.op.VectorFixtures;
 import dev.travertine.exec.op.VectorFixtures.Col;
 import dev.travertine.exec.op.VectorFixtures.Generated;
 import dev.travertine.exec.op.VectorFixtures.Shape;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,7 +38,7 @@ class KeyCodecTest {
   static final List<DataType> TYPES = List.of(BOOL, TINY, SMALL, INT, BIG, REAL, DBL, DEC, STR, CHR, DATE, TS,
       DataType.decimal(38, 10), DataType.decimal(20, 3));
 
-  private static byte[] encode(KeyCodec codec, ScanBatch b, int row, int header) {
+  private static byte[] encode(KeyCodec codec, Batch b, int row, int header) {
     codec.reset();
     if (header >= 0) {
       codec.putInt(header);
@@ -60,7 +60,7 @@ class KeyCodecTest {
     Map<String, List<Object>> rowOfKey = new HashMap<>();
     for (int i = 0; i < 60; i++) {
       Generated g = VectorFixtures.batch(rnd, cols, new Shape(300, 0.2, 0.2));
-      ScanBatch b = g.batch();
+      Batch b = g.batch();
       ColumnVector[] out = new ColumnVector[TYPES.size()];
       for (int c = 0; c < out.length; c++) {
         out[c] = Columns.newVector(TYPES.get(c), b.size());

@@ -4,7 +4,7 @@ import static dev.travertine.exec.expr.ExprTestSupport.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import java.math.BigDecimal;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.junit.jupiter.api.Test;
@@ -102,7 +102,7 @@ class ArithmeticTest {
 
   /** Two columns and their full selection. */
   private record ScanBatch2(ColumnVector a, ColumnVector b) {
-    dev.travertine.mergetree.scan.ScanBatch all() {
+    dev.travertine.vector.Batch all() {
       return ExprTestSupport.all(a, b);
     }
   }

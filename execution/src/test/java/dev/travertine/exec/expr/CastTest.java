@@ -4,8 +4,8 @@ import static dev.travertine.exec.expr.ExprTestSupport.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.math.BigDecimal;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.junit.jupiter.api.Test;

@@ -4,8 +4,8 @@ import static dev.travertine.exec.expr.ExprTestSupport.*;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import java.math.BigDecimal;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class ComparisonLogicTest {
   @Test void comparisonsWithNullsConstantsAndGaps() {
     ColumnVector a = vector(INT, 1, 5, null, 7, 3);
-    ScanBatch b = batch(new ColumnVector[] {a}, 0, 1, 2, 4);
+    Batch b = batch(new ColumnVector[] {a}, 0, 1, 2, 4);
     assertEquals(list(false, true, null, false), eval(call(Op.GT, BOOL, col(0, INT), lit(3, INT)), b));
     assertEquals(List.of(1), filter(call(Op.GT, BOOL, col(0, INT), lit(3, INT)), b));
     // constant on the left flips the operator
@@ -33,7 +33,7 @@ class ComparisonLogicTest {
     // the CASE result holding no bytes at its NULL rows
     ColumnVector k = vector(INT, 1, 2, -3, 4);
     ColumnVector d = vector(STR, "b", null, "x", "");
-    ScanBatch b = all(k, d);
+    Batch b = all(k, d);
     Expr value = call(Op.CASE, STR, call(Op.GT, BOOL, col(0, INT), lit(0, INT)), col(1, STR), lit("z", STR));
     assertEquals(List.of(0, 3), filter(call(Op.LT, BOOL, value, lit("c", STR)), b));
     assertEquals(List.of(3), filter(call(Op.EQ, BOOL, value, lit("", STR)), b));
@@ -46,7 +46,7 @@ class ComparisonLogicTest {
   @Test void filterMayWriteIntoTheBatchSelection() {
     ColumnVector a = vector(BIG, 10L, 20L, 30L, 40L, 50L);
     int[] sel = {0, 1, 3, 4};
-    ScanBatch b = new ScanBatch(new ColumnVector[] {a}, sel, 4);
+    Batch b = new Batch(new ColumnVector[] {a}, sel, 4);
     Expr e = call(Op.AND, BOOL, call(Op.GE, BOOL, col(0, BIG), lit(20L, BIG)),
         call(Op.NE, BOOL, col(0, BIG), lit(40L, BIG)));
     int n = Evaluators.compile(e).filter(b, sel);
@@ -71,7 +71,7 @@ class ComparisonLogicTest {
             default -> (long) rnd.nextInt(3) - 1;
           };
         }
-        ScanBatch b = all(vector(BIG, values));
+        Batch b = all(vector(BIG, values));
         int[] out = new int[n];
         int m = f.filter(b, out);
         List<Integer> expected = new java.util.ArrayList<>();
@@ -100,7 +100,7 @@ class ComparisonLogicTest {
 
   @Test void stringsCompareByCodePoint() {
     ColumnVector s = vector(STR, "a", "é", "中", "😀", "ab", "", null);
-    ScanBatch b = all(s);
+    Batch b = all(s);
     assertEquals(list(true, false, false, false, true, true, null), eval(call(Op.LT, BOOL, col(0, STR), lit("b", STR)), b));
     assertEquals(List.of(2, 3), filter(call(Op.GE, BOOL, col(0, STR), lit("中", STR)), b));
     assertEquals(List.of(4), filter(call(Op.EQ, BOOL, col(0, STR), lit("ab", STR)), b));
@@ -112,7 +112,7 @@ class ComparisonLogicTest {
   @Test void threeValuedLogic() {
     ColumnVector p = vector(BOOL, true, true, true, false, false, false, null, null, null);
     ColumnVector q = vector(BOOL, true, false, null, true, false, null, true, false, null);
-    ScanBatch b = all(p, q);
+    Batch b = all(p, q);
     Expr and = call(Op.AND, BOOL, col(0, BOOL), col(1, BOOL));
     Expr or = call(Op.OR, BOOL, col(0, BOOL), col(1, BOOL));
     assertEquals(list(true, false, null, false, false, false, null, false, null), eval(and, b));

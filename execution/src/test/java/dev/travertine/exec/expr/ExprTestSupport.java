@@ -1,9 +1,9 @@
 package dev.travertine.exec.expr;
 
-import dev.travertine.mergetree.block.Vectors;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Vectors;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -41,17 +41,17 @@ final class ExprTestSupport {
     return v;
   }
 
-  static ScanBatch batch(ColumnVector[] cols, int... sel) {
-    return new ScanBatch(cols, sel, sel.length);
+  static Batch batch(ColumnVector[] cols, int... sel) {
+    return new Batch(cols, sel, sel.length);
   }
 
-  static ScanBatch all(ColumnVector... cols) {
+  static Batch all(ColumnVector... cols) {
     int n = cols[0].isNull.length;
     int[] sel = new int[n];
     for (int i = 0; i < n; i++) {
       sel[i] = i;
     }
-    return new ScanBatch(cols, sel, n);
+    return new Batch(cols, sel, n);
   }
 
   static Expr col(int i, DataType t) {
@@ -67,7 +67,7 @@ final class ExprTestSupport {
   }
 
   /** The values of the selected rows, in selection order. */
-  static List<Object> eval(Expr e, ScanBatch b) {
+  static List<Object> eval(Expr e, Batch b) {
     ColumnVector v = Evaluators.compile(e).evaluate(b);
     List<Object> out = new ArrayList<>();
     for (int k = 0; k < b.size(); k++) {
@@ -77,7 +77,7 @@ final class ExprTestSupport {
   }
 
   /** The positions filter() selects. */
-  static List<Integer> filter(Expr e, ScanBatch b) {
+  static List<Integer> filter(Expr e, Batch b) {
     int[] out = new int[b.size()];
     int n = Evaluators.compile(e).filter(b, out);
     List<Integer> r = new ArrayList<>();

@@ -67,7 +67,7 @@ class StringDateTest {
         all(vector(TS, 1000L))));
   }
 
-  private static Object extract(String unit, ColumnVector v, dev.travertine.mergetree.schema.DataType t) {
+  private static Object extract(String unit, ColumnVector v, dev.travertine.vector.DataType t) {
     return eval(call(Op.EXTRACT, BIG, lit(unit, STR), col(0, t)), all(v)).get(0);
   }
 

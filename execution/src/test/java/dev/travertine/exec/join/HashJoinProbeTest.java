@@ -2,9 +2,9 @@ package dev.travertine.exec.join;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,19 +28,19 @@ class HashJoinProbeTest {
     for (int round = 0; round < 40; round++) {
       int keyRange = round % 4 == 0 ? 1000 : 12; // mostly duplicates, sometimes (nearly) unique
       int buildRows = round % 10 == 9 ? 0 : 1 + rnd.nextInt(300);
-      ScanBatch build = batch(rnd, buildRows, keyRange, round % 4 == 0);
-      ScanBatch probe = batch(rnd, 1 + rnd.nextInt(500), keyRange, false);
+      Batch build = batch(rnd, buildRows, keyRange, round % 4 == 0);
+      Batch probe = batch(rnd, 1 + rnd.nextInt(500), keyRange, false);
       for (int[] keys : List.of(new int[] {0}, new int[] {0, 1})) {
         JoinTable t = JoinTable.build(TYPES, keys, List.of(build));
         for (HashJoinProbe.Kind kind : HashJoinProbe.Kind.values()) {
           BuildMatches matches = kind == HashJoinProbe.Kind.FULL ? new BuildMatches(t) : null;
-          ScanBatch out = new HashJoinProbe(kind, t, TYPES, keys, null, matches).apply(probe);
+          Batch out = new HashJoinProbe(kind, t, TYPES, keys, null, matches).apply(probe);
           assertEquals(oracle(kind, probe, build, keys), rows(out, kind), kind + " keys " + keys.length + " round "
               + round + " " + t);
           if (matches != null) {
             List<String> unmatched = new ArrayList<>();
-            for (ScanBatch u : matches.unmatched(TYPES, 64)) {
-              ScanBatch buildSide = new ScanBatch(new ColumnVector[] {u.cols()[2], u.cols()[3]}, u.sel(), u.size());
+            for (Batch u : matches.unmatched(TYPES, 64)) {
+              Batch buildSide = new Batch(new ColumnVector[] {u.cols()[2], u.cols()[3]}, u.sel(), u.size());
               for (int x = 0; x < u.size(); x++) {
                 assertEquals("null/null", row(u, u.sel()[x]), "the probe side of an unmatched build row");
                 unmatched.add(row(buildSide, u.sel()[x]));
@@ -55,7 +55,7 @@ class HashJoinProbeTest {
   }
 
   /** Rows {@code n} at random, every third position selected; keys NULL now and then; unique keys if asked. */
-  private static ScanBatch batch(Random rnd, int n, int keyRange, boolean unique) {
+  private static Batch batch(Random rnd, int n, int keyRange, boolean unique) {
     LongColumnVector k = new LongColumnVector(n);
     BytesColumnVector s = new BytesColumnVector(n);
     s.initBuffer();
@@ -75,20 +75,20 @@ class HashJoinProbeTest {
         sel[m++] = i;
       }
     }
-    return new ScanBatch(new ColumnVector[] {k, s}, sel, m);
+    return new Batch(new ColumnVector[] {k, s}, sel, m);
   }
 
-  private static String row(ScanBatch b, int r) {
+  private static String row(Batch b, int r) {
     LongColumnVector k = (LongColumnVector) b.cols()[0];
     BytesColumnVector s = (BytesColumnVector) b.cols()[1];
     return (!k.noNulls && k.isNull[r] ? "null" : String.valueOf(k.vector[r])) + "/" + s.toString(r);
   }
 
-  private static String buildRow(ScanBatch b, int r) {
+  private static String buildRow(Batch b, int r) {
     return r < 0 ? "null/null" : row(b, r);
   }
 
-  private static boolean matches(ScanBatch p, int i, ScanBatch b, int j, int[] keys) {
+  private static boolean matches(Batch p, int i, Batch b, int j, int[] keys) {
     LongColumnVector pk = (LongColumnVector) p.cols()[0];
     LongColumnVector bk = (LongColumnVector) b.cols()[0];
     if (!pk.noNulls && pk.isNull[i] || !bk.noNulls && bk.isNull[j] || pk.vector[i] != bk.vector[j]) {
@@ -98,7 +98,7 @@ class HashJoinProbeTest {
         .equals(((BytesColumnVector) b.cols()[1]).toString(j));
   }
 
-  private static List<String> oracle(HashJoinProbe.Kind kind, ScanBatch p, ScanBatch b, int[] keys) {
+  private static List<String> oracle(HashJoinProbe.Kind kind, Batch p, Batch b, int[] keys) {
     List<String> out = new ArrayList<>();
     for (int x = 0; x < p.size(); x++) {
       int i = p.sel()[x];
@@ -123,7 +123,7 @@ class HashJoinProbeTest {
   }
 
   /** The build rows (selected) that no selected probe row matches. */
-  private static List<String> unmatchedOracle(ScanBatch p, ScanBatch b, int[] keys) {
+  private static List<String> unmatchedOracle(Batch p, Batch b, int[] keys) {
     List<String> out = new ArrayList<>();
     for (int y = 0; y < b.size(); y++) {
       int j = b.sel()[y];
@@ -146,11 +146,11 @@ class HashJoinProbeTest {
   @Test
   void aParallelBuildEqualsTheSerialOne() {
     Random rnd = new Random(7);
-    List<ScanBatch> batches = new ArrayList<>();
+    List<Batch> batches = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
       batches.add(batch(rnd, 3000, i % 2 == 0 ? 50_000 : 200, false));
     }
-    ScanBatch probe = batch(rnd, 4000, 50_000, false);
+    Batch probe = batch(rnd, 4000, 50_000, false);
     java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
     try {
       JoinTable.Parallel parallel = new dev.travertine.exec.op.Workers(pool, 4).forJoinBuild(() -> { });
@@ -161,8 +161,8 @@ class HashJoinProbeTest {
         assertEquals(serial.chained(), wide.chained());
         assertEquals(serial.unique(), wide.unique());
         for (HashJoinProbe.Kind kind : HashJoinProbe.Kind.values()) {
-          ScanBatch a = new HashJoinProbe(kind, serial, TYPES, keys, null, new BuildMatches(serial)).apply(probe);
-          ScanBatch b = new HashJoinProbe(kind, wide, TYPES, keys, null, new BuildMatches(wide)).apply(probe);
+          Batch a = new HashJoinProbe(kind, serial, TYPES, keys, null, new BuildMatches(serial)).apply(probe);
+          Batch b = new HashJoinProbe(kind, wide, TYPES, keys, null, new BuildMatches(wide)).apply(probe);
           assertEquals(rows(a, kind), rows(b, kind), kind + " keys " + keys.length);
         }
       }
@@ -171,7 +171,7 @@ class HashJoinProbeTest {
     }
   }
 
-  private static List<String> rows(ScanBatch out, HashJoinProbe.Kind kind) {
+  private static List<String> rows(Batch out, HashJoinProbe.Kind kind) {
     List<String> rows = new ArrayList<>();
     for (int x = 0; x < out.size(); x++) {
       int r = out.sel()[x];
@@ -179,7 +179,7 @@ class HashJoinProbeTest {
         rows.add(row(out, r));
       } else {
         ColumnVector[] c = out.cols();
-        ScanBatch buildSide = new ScanBatch(new ColumnVector[] {c[2], c[3]}, out.sel(), out.size());
+        Batch buildSide = new Batch(new ColumnVector[] {c[2], c[3]}, out.sel(), out.size());
         LongColumnVector bk = (LongColumnVector) c[2];
         // a matched build row never has a NULL key: a NULL one is LEFT's missing side
         boolean missing = !bk.noNulls && bk.isNull[bk.isRepeating ? 0 : r];

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.travertine.exec.expr.Expr;
 import dev.travertine.exec.expr.Op;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -29,16 +29,16 @@ class ComputeStageTest {
     for (int i = 0; i < n; i++) {
       v.vector[i] = i % 10;
     }
-    int[] shared = ScanBatch.identity(n);
+    int[] shared = Batch.identity(n);
     int[] before = Arrays.copyOf(shared, n);
     ComputeStage stage = new ComputeStage(null,
         List.of(new Step.Filter(cmp(Op.GE, 3)), new Step.Filter(cmp(Op.NE, 5))), () -> { });
-    ScanBatch out = stage.apply(new ScanBatch(new ColumnVector[] {v}, shared, n));
+    Batch out = stage.apply(new Batch(new ColumnVector[] {v}, shared, n));
     assertEquals(n * 6 / 10, out.size());
     for (int k = 0; k < out.size(); k++) {
       long x = v.vector[out.sel()[k]];
       assertEquals(true, x >= 3 && x != 5, "row " + out.sel()[k]);
     }
-    assertArrayEquals(before, Arrays.copyOf(ScanBatch.identity(n), n), "the shared identity selection was written");
+    assertArrayEquals(before, Arrays.copyOf(Batch.identity(n), n), "the shared identity selection was written");
   }
 }

@@ -139,28 +139,28 @@ class PartialAggregatesTest {
     for (Generated g : batches) { // replica 2 gets few batches, maybe none
       shares.get(rnd.nextInt(20) == 0 ? 2 : rnd.nextInt(2)).add(g);
     }
-    List<List<dev.travertine.mergetree.scan.ScanBatch>> sent = new ArrayList<>();
+    List<List<dev.travertine.vector.Batch>> sent = new ArrayList<>();
     for (List<Generated> share : shares) {
       PartialAggregates p = new PartialAggregates(TYPES, keys, calls, SMALL);
       List<PartialAggregates.Worker> ws = List.of(p.worker(), p.worker());
       for (Generated g : share) {
         ws.get(rnd.nextInt(2)).add(g.batch());
       }
-      List<dev.travertine.mergetree.scan.ScanBatch> out = new ArrayList<>();
+      List<dev.travertine.vector.Batch> out = new ArrayList<>();
       for (HashAggregator h : p.finish(new Workers(POOL, 2), () -> {}, MemoryTracker.unlimited())) {
-        for (dev.travertine.mergetree.scan.ScanBatch b : h.partialResult(1 + rnd.nextInt(300))) {
+        for (dev.travertine.vector.Batch b : h.partialResult(1 + rnd.nextInt(300))) {
           assertEquals(h.partialTypes().size(), b.cols().length);
           out.add(b);
         }
       }
       sent.add(out);
     }
-    List<dev.travertine.mergetree.scan.ScanBatch> all = new ArrayList<>();
+    List<dev.travertine.vector.Batch> all = new ArrayList<>();
     sent.forEach(all::addAll);
     java.util.Collections.shuffle(all, rnd);
     PartialAggregates fin = new PartialAggregates(TYPES, keys, calls, SMALL);
     List<PartialAggregates.Worker> ws = List.of(fin.worker(), fin.worker(), fin.worker());
-    for (dev.travertine.mergetree.scan.ScanBatch b : all) {
+    for (dev.travertine.vector.Batch b : all) {
       ws.get(rnd.nextInt(ws.size())).addPartial(b);
     }
     List<HashAggregator> out = fin.finish(new Workers(POOL, 3), () -> {}, MemoryTracker.unlimited());

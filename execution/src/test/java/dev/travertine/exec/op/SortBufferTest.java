@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.travertine.exec.op.VectorFixtures.Col;
 import dev.travertine.exec.op.VectorFixtures.Generated;
 import dev.travertine.exec.op.VectorFixtures.Shape;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -49,12 +49,12 @@ class SortBufferTest {
 
   /** Batches whose field 0 numbers the positions (so every row's number follows the previous rows'). */
   static final class Input {
-    final List<ScanBatch> batches = new ArrayList<>();
+    final List<Batch> batches = new ArrayList<>();
     final List<List<Object[]>> rows = new ArrayList<>();
     long next;
 
     void add(Generated g) {
-      ScanBatch b = g.batch();
+      Batch b = g.batch();
       int cap = b.cols()[1].isNull.length;
       LongColumnVector id = new LongColumnVector(cap);
       for (int i = 0; i < cap; i++) {
@@ -69,7 +69,7 @@ class SortBufferTest {
         rs.add(r);
       }
       next += cap;
-      batches.add(new ScanBatch(cols, b.sel(), b.size()));
+      batches.add(new Batch(cols, b.sel(), b.size()));
       rows.add(rs);
     }
 
@@ -119,7 +119,7 @@ class SortBufferTest {
 
   static List<Object[]> actual(SortBuffer buf, List<DataType> types, long offset, long fetch, int batchSize) {
     List<Object[]> out = new ArrayList<>();
-    for (ScanBatch b : buf.result(offset, fetch, batchSize)) {
+    for (Batch b : buf.result(offset, fetch, batchSize)) {
       assertTrue(b.size() > 0 && b.size() <= batchSize, "result batch of " + b.size() + " rows, batch size " + batchSize);
       out.addAll(VectorFixtures.rows(b, types));
     }
@@ -219,7 +219,7 @@ class SortBufferTest {
       List<Step.SortKey> keys = List.of(new Step.SortKey(2, false, true), new Step.SortKey(9, true, false));
       SortBuffer buf = new SortBuffer(TYPES, keys, bound);
       SortBuffer all = new SortBuffer(TYPES, keys, -1);
-      for (ScanBatch b : in.batches) {
+      for (Batch b : in.batches) {
         buf.add(b);
         all.add(b);
         assertTrue(buf.rows() <= bound, "heap holds " + buf.rows() + " rows for bound " + bound);
@@ -256,7 +256,7 @@ class SortBufferTest {
       long bound = bf[0];
       long offset = bf[1];
       SortBuffer buf = new SortBuffer(types, keys, bound);
-      for (ScanBatch b : in.batches) {
+      for (Batch b : in.batches) {
         buf.add(b);
         assertTrue(buf.rows() <= Math.max(2 * bound, 4096) + 2048, buf.rows() + " rows held for bound " + bound);
       }
@@ -315,7 +315,7 @@ class SortBufferTest {
       long bound = new Step.Sort(keys, 0, fetch).bound();
       SortBuffer[] bufs = {new SortBuffer(TYPES, keys, bound), new SortBuffer(TYPES, keys, bound),
           new SortBuffer(TYPES, keys, bound)};
-      for (ScanBatch b : in.batches) {
+      for (Batch b : in.batches) {
         bufs[rnd.nextInt(3)].add(b);
       }
       bufs[0].merge(bufs[1]);
@@ -331,7 +331,7 @@ class SortBufferTest {
       SortBuffer buf = new SortBuffer(TYPES, keys, bound);
       Random rnd = new Random(1);
       Generated g = VectorFixtures.batch(rnd, columns(rnd, 3), Shape.DEFAULT);
-      buf.add(new ScanBatch(g.batch().cols(), g.batch().sel(), 0));
+      buf.add(new Batch(g.batch().cols(), g.batch().sel(), 0));
       buf.merge(new SortBuffer(TYPES, keys, bound));
       assertEquals(0, buf.rows());
       assertEquals(List.of(), buf.result(0, -1, 10));
@@ -356,7 +356,7 @@ class SortBufferTest {
     List<DataType> types = List.of(BIG, BIG);
     List<Step.SortKey> keys = List.of(new Step.SortKey(1, false, false));
     SortBuffer other = new SortBuffer(types, keys, 3);
-    other.add(new ScanBatch(new ColumnVector[] {VectorFixtures.vector(BIG, 10L, 11L, 12L, 13L),
+    other.add(new Batch(new ColumnVector[] {VectorFixtures.vector(BIG, 10L, 11L, 12L, 13L),
         VectorFixtures.vector(BIG, 7L, 7L, 7L, 7L)}, Columns.identity(4), 4));
     SortBuffer into = new SortBuffer(types, keys, 3);
     into.merge(other);
@@ -387,7 +387,7 @@ class SortBufferTest {
       for (int j = 0; j < sel.length; j++) {
         sel[j] = 2 * j;
       }
-      ScanBatch b = new ScanBatch(new ColumnVector[] {a, k}, sel, sel.length);
+      Batch b = new Batch(new ColumnVector[] {a, k}, sel, sel.length);
       unbounded.add(b);
       huge.add(b);
     }
@@ -400,22 +400,22 @@ class SortBufferTest {
    * Batches sorted by themselves, as a replica's sorted output arrives: slices of 1 to 4 sorted
    * parts of the input, some with gaps in their selection, in a random order.
    */
-  static List<ScanBatch> sortedSlices(Random rnd, Input in, List<Step.SortKey> keys) {
+  static List<Batch> sortedSlices(Random rnd, Input in, List<Step.SortKey> keys) {
     int parts = 1 + rnd.nextInt(4);
     List<SortBuffer> sorters = new ArrayList<>();
     for (int p = 0; p < parts; p++) {
       sorters.add(new SortBuffer(TYPES, keys, -1));
     }
     in.batches.forEach(b -> sorters.get(rnd.nextInt(parts)).add(b));
-    List<ScanBatch> slices = new ArrayList<>();
+    List<Batch> slices = new ArrayList<>();
     for (SortBuffer s : sorters) {
-      for (ScanBatch b : s.result(0, -1, 1 + rnd.nextInt(300))) {
+      for (Batch b : s.result(0, -1, 1 + rnd.nextInt(300))) {
         if (rnd.nextInt(3) == 0) {
           int[] sel = new int[(b.size() + 1) / 2];
           for (int k = 0; k < sel.length; k++) {
             sel[k] = 2 * k;
           }
-          b = new ScanBatch(b.cols(), sel, sel.length);
+          b = new Batch(b.cols(), sel, sel.length);
         }
         slices.add(b);
       }
@@ -433,7 +433,7 @@ class SortBufferTest {
       Random rnd = new Random(seed);
       Input in = input(rnd, columns(rnd, 2 + rnd.nextInt(8)), new Shape(400, 0.1, 0.3), 1 + rnd.nextInt(40));
       List<Step.SortKey> keys = randomKeys(rnd, TYPES.size());
-      List<ScanBatch> fed = sortedSlices(rnd, in, keys);
+      List<Batch> fed = sortedSlices(rnd, in, keys);
       boolean unsorted = rnd.nextInt(4) == 0;
       if (unsorted) {
         fed.add(rnd.nextInt(fed.size() + 1), in.batches.get(rnd.nextInt(in.batches.size())));
@@ -442,7 +442,7 @@ class SortBufferTest {
       long fetch = rnd.nextBoolean() ? -1 : randomFetch(rnd);
       SortBuffer buf = new SortBuffer(TYPES, keys, rnd.nextBoolean() ? -1 : Long.MAX_VALUE);
       List<Object[]> order = new ArrayList<>();
-      for (ScanBatch b : fed) {
+      for (Batch b : fed) {
         buf.add(b);
         order.addAll(VectorFixtures.rows(b, TYPES));
       }
@@ -468,7 +468,7 @@ class SortBufferTest {
         bufs.add(new SortBuffer(TYPES, keys, -1));
         partRows.add(new ArrayList<>());
       }
-      for (ScanBatch b : sortedSlices(rnd, in, keys)) {
+      for (Batch b : sortedSlices(rnd, in, keys)) {
         int p = rnd.nextInt(parts);
         bufs.get(p).add(b);
         partRows.get(p).addAll(VectorFixtures.rows(b, TYPES));
@@ -512,7 +512,7 @@ class SortBufferTest {
         k.vector[j] = values[1023 - j];
         all.add(new long[] {id++, k.vector[j]});
       }
-      buf.add(new ScanBatch(new ColumnVector[] {a, k}, Columns.identity(1024), 1024));
+      buf.add(new Batch(new ColumnVector[] {a, k}, Columns.identity(1024), 1024));
     }
     all.sort((x, y) -> Long.compare(y[1], x[1])); // stable: ties by id
     List<Object[]> expected = new ArrayList<>();
@@ -535,7 +535,7 @@ class SortBufferTest {
         a.vector[j] = id++;
         k.vector[j] = (b * 37L) % 11 + 2L * j; // each batch in order, the batches interleaved
       }
-      buf.add(new ScanBatch(new ColumnVector[] {a, k}, Columns.identity(100), 100));
+      buf.add(new Batch(new ColumnVector[] {a, k}, Columns.identity(100), 100));
     }
     assertEquals(5, buf.sortedRuns());
     assertTrue(buf.bytes() >= 8L * 500, "the merge's array is counted: " + buf.bytes());
@@ -550,7 +550,7 @@ class SortBufferTest {
     k.vector[0] = 5;
     k.vector[1] = 4;
     SortBuffer other = new SortBuffer(types, keys, -1);
-    other.add(new ScanBatch(new ColumnVector[] {a, k}, Columns.identity(2), 2));
+    other.add(new Batch(new ColumnVector[] {a, k}, Columns.identity(2), 2));
     assertEquals(-1, other.sortedRuns());
   }
 
@@ -574,7 +574,7 @@ class SortBufferTest {
             k.vector[j] = rnd.nextInt(40_000);
             all.add(new long[] {a.vector[j], k.vector[j]});
           }
-          buf.add(new ScanBatch(new ColumnVector[] {a, k}, Columns.identity(1024), 1024));
+          buf.add(new Batch(new ColumnVector[] {a, k}, Columns.identity(1024), 1024));
         }
         bufs.add(buf);
       }

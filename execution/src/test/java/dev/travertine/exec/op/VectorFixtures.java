@@ -1,9 +1,9 @@
 package dev.travertine.exec.op;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -236,7 +236,7 @@ public final class VectorFixtures {
   }
 
   /** A batch and the rows (plain values of the selected positions, in order) it carries. */
-  public record Generated(ScanBatch batch, List<Object[]> rows) {}
+  public record Generated(Batch batch, List<Object[]> rows) {}
 
   /** Options of {@link #batch}. */
   public record Shape(int maxCapacity, double repeatRate, double noNullRate) {
@@ -307,11 +307,11 @@ public final class VectorFixtures {
       }
       rows.add(row);
     }
-    return new Generated(new ScanBatch(vecs, sel, sel.length), rows);
+    return new Generated(new Batch(vecs, sel, sel.length), rows);
   }
 
   /** The selected rows of a batch as plain values. */
-  public static List<Object[]> rows(ScanBatch b, List<DataType> types) {
+  public static List<Object[]> rows(Batch b, List<DataType> types) {
     List<Object[]> out = new ArrayList<>(b.size());
     for (int k = 0; k < b.size(); k++) {
       int r = b.sel()[k];

@@ -1,10 +1,12 @@
 package dev.travertine.formats.parquet;
 
+import dev.travertine.mergetree.block.OrcBatches;
+import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.mergetree.block.Block;
-import dev.travertine.mergetree.block.Vectors;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Vectors;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -131,12 +133,12 @@ public final class ParquetFileBatches implements Closeable {
     for (int i = 0; i < columns.length; i++) {
       readers[i] = store.getColumnReader(descs[i]);
       types[i] = schema.column(columns[i]).type();
-      orc.addField("c" + i, types[i].orcType());
+      orc.addField("c" + i, OrcTypes.of(types[i]));
     }
     long left = pages.getRowCount();
     while (left > 0) {
       int n = (int) Math.min(Block.CHUNK, left);
-      VectorizedRowBatch batch = Vectors.newBatch(orc, Block.CHUNK);
+      VectorizedRowBatch batch = OrcBatches.newBatch(orc, Block.CHUNK);
       try {
         for (int i = 0; i < columns.length; i++) {
           readColumn(readers[i], descs[i], types[i], batch.cols[i], n);

@@ -1,6 +1,6 @@
 package dev.travertine.formats.parquet;
 
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
 import java.io.Closeable;
 import java.io.IOException;
@@ -18,7 +18,7 @@ import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
 
 /**
- * Writes rows of storage values (see {@link dev.travertine.mergetree.schema.TypeKind}) as a
+ * Writes rows of storage values (see {@link dev.travertine.vector.TypeKind}) as a
  * Parquet file with the schema of {@link ParquetSchemas#messageType}: what
  * {@code SELECT … INTO OUTFILE 'x.parquet'} writes. ZSTD-compressed row groups of 128 MiB.
  */

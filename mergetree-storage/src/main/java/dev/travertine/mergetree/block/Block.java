@@ -1,6 +1,7 @@
 package dev.travertine.mergetree.block;
 
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Vectors;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.List;
@@ -120,7 +121,7 @@ public final class Block {
   private VectorizedRowBatch chunkForAppend() {
     VectorizedRowBatch last = chunks.isEmpty() ? null : chunks.get(chunks.size() - 1);
     if (last == null || last.size == CHUNK) {
-      last = Vectors.newBatch(schema.orcSchema(), CHUNK);
+      last = OrcBatches.newBatch(schema.orcSchema(), CHUNK);
       chunks.add(last);
     }
     return last;

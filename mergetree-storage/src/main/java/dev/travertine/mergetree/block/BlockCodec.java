@@ -1,7 +1,7 @@
 package dev.travertine.mergetree.block;
 
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

@@ -1,5 +1,6 @@
 package dev.travertine.mergetree.block;
 
+import dev.travertine.vector.Vectors;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 
 /**

@@ -1,16 +1,17 @@
 package dev.travertine.mergetree.check;
 
+import dev.travertine.mergetree.block.OrcBatches;
 import dev.travertine.io.FileIO;
 import dev.travertine.io.RandomAccessInput;
 import dev.travertine.io.hadoop.FileIOFileSystem;
-import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.part.GranuleIndex;
 import dev.travertine.mergetree.part.PartInfo;
 import dev.travertine.mergetree.part.PartReader;
 import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.schema.TableDefinition;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
@@ -102,8 +103,8 @@ public final class PartChecker {
       kinds[i] = schema.column(key[i]).type().kind();
     }
     GranuleIndex.Builder rebuilt = new GranuleIndex.Builder(schema, stored.granularity());
-    VectorizedRowBatch prev = Vectors.newBatch(schema.orcSchema(), 1024);
-    VectorizedRowBatch cur = Vectors.newBatch(schema.orcSchema(), 1024);
+    VectorizedRowBatch prev = OrcBatches.newBatch(schema.orcSchema(), 1024);
+    VectorizedRowBatch cur = OrcBatches.newBatch(schema.orcSchema(), 1024);
     long rows = 0;
     try (PartReader r = PartReader.open(fresh, schema, null, null, null, 0, -1)) {
       long fileRows = r.reader().getNumberOfRows();

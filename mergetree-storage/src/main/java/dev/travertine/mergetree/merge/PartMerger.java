@@ -1,10 +1,10 @@
 package dev.travertine.mergetree.merge;
 
-import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.part.PartWriter;
 import dev.travertine.mergetree.schema.TableDefinition;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;

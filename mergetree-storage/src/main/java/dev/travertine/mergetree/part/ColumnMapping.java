@@ -1,8 +1,9 @@
 package dev.travertine.mergetree.part;
 
+import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import dev.travertine.mergetree.schema.TableSchema;
 import dev.travertine.mergetree.scan.StatsView;
 import java.util.List;
@@ -36,7 +37,7 @@ public final class ColumnMapping {
     this.fileNames = names;
     this.fileKinds = new TypeKind[types.size()];
     for (int f = 0; f < types.size(); f++) {
-      fileKinds[f] = DataType.fromOrc(types.get(f)).kind();
+      fileKinds[f] = OrcTypes.fromOrc(types.get(f)).kind();
     }
     boolean same = names.size() == n;
     for (int c = 0; c < n; c++) {
@@ -45,7 +46,7 @@ public final class ColumnMapping {
       for (int f = 0; f < names.size(); f++) {
         if (names.get(f).toLowerCase(Locale.ROOT).equals(col.storage().toLowerCase(Locale.ROOT))) {
           file[c] = f;
-          sameType[c] = types.get(f).toString().equals(col.type().orcType().toString());
+          sameType[c] = types.get(f).toString().equals(OrcTypes.of(col.type()).toString());
         }
       }
       same &= file[c] == c && sameType[c];

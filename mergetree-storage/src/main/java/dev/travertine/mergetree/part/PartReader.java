@@ -1,9 +1,10 @@
 package dev.travertine.mergetree.part;
 
 import dev.travertine.io.hadoop.FileIOFileSystem;
-import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.vector.RowFilter;
+import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.io.IOException;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;

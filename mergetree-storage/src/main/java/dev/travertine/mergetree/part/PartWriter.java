@@ -1,11 +1,12 @@
 package dev.travertine.mergetree.part;
 
+import dev.travertine.mergetree.block.OrcBatches;
 import dev.travertine.io.FileIO;
 import dev.travertine.io.OutputFile;
 import dev.travertine.mergetree.block.Block;
-import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -113,7 +114,7 @@ public final class PartWriter implements AutoCloseable {
     } else {
       size = granularity;
     }
-    this.batch = Vectors.newBatch(schema.orcSchema(), size);
+    this.batch = OrcBatches.newBatch(schema.orcSchema(), size);
   }
 
   /** Appends one row copied from vectors laid out like the table schema. */
@@ -258,7 +259,7 @@ public final class PartWriter implements AutoCloseable {
     index.add(batch);
     writer.addRowBatch(batch);
     rowsWritten += batch.size;
-    Vectors.resetBatch(batch);
+    OrcBatches.resetBatch(batch);
     if (rowsWritten % stripeRows == 0) {
       writer.writeIntermediateFooter();
     }

@@ -1,7 +1,7 @@
 package dev.travertine.mergetree.part;
 
 import dev.travertine.mergetree.block.Block;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;

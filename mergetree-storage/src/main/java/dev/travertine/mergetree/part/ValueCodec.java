@@ -1,6 +1,6 @@
 package dev.travertine.mergetree.part;
 
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.math.BigDecimal;
 
 /**

@@ -1,5 +1,6 @@
 package dev.travertine.mergetree.scan;
 
+import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.mergetree.EngineEvents;
 import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.part.PartWriter;
@@ -128,7 +129,7 @@ final class CachedTask {
       }
       Column col = schema.column(c);
       columns[i] = c;
-      keys[i] = new DecodedColumnCache.Key(part.fileId(), stripe, col.storage(), col.type().orcType().toString(),
+      keys[i] = new DecodedColumnCache.Key(part.fileId(), stripe, col.storage(), OrcTypes.of(col.type()).toString(),
           col.defaultValue(), batchSize);
       DecodedColumnCache.Entry e = cache.get(keys[i]);
       if (e != null && layout != null && !Arrays.equals(layout, e.sizes())) {

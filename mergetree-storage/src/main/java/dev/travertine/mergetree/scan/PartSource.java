@@ -4,7 +4,8 @@ import dev.travertine.mergetree.EngineEvents;
 import dev.travertine.mergetree.mutation.CompiledMutation;
 import dev.travertine.mergetree.part.PartReader;
 import dev.travertine.mergetree.part.PartRef;
-import dev.travertine.mergetree.part.RowFilter;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.RowFilter;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -71,10 +72,10 @@ final class PartSource implements TaskSource {
   }
 
   /** The next batch of a task whose columns all come from the cache. */
-  private ScanBatch nextCached(CachedTask c) throws IOException {
+  private Batch nextCached(CachedTask c) throws IOException {
     ColumnVector[] cols;
     while ((cols = c.nextCached()) != null) {
-      ScanBatch b = cachedBatch(c, cols);
+      Batch b = cachedBatch(c, cols);
       if (b != null) {
         return b;
       }
@@ -88,14 +89,14 @@ final class PartSource implements TaskSource {
    * A batch of a task that uses the cache: its rows in the task's selected granules (every row of
    * a task read from the reader), counted as read, filtered; null when no row is selected.
    */
-  private ScanBatch cachedBatch(CachedTask c, ColumnVector[] cols) {
+  private Batch cachedBatch(CachedTask c, ColumnVector[] cols) {
     if (c.selectsAll() && scan.request.filter() == null) {
       int n = c.size();
       if (n == 0) {
         return null;
       }
       scan.countRead(cols, n);
-      return new ScanBatch(cols, ScanBatch.identity(n), n);
+      return new Batch(cols, Batch.identity(n), n);
     }
     int[] sel = new int[c.size()];
     int m = c.select(sel);
@@ -106,7 +107,7 @@ final class PartSource implements TaskSource {
     if (scan.request.filter() != null) {
       m = scan.request.filter().filter(cols, sel, m);
     }
-    return new ScanBatch(cols, sel, m);
+    return new Batch(cols, sel, m);
   }
 
   private void finishCached(CachedTask c) throws IOException {
@@ -195,7 +196,7 @@ final class PartSource implements TaskSource {
   }
 
   @Override
-  public synchronized ScanBatch next() throws IOException {
+  public synchronized Batch next() throws IOException {
     if (done) {
       return null;
     }
@@ -264,8 +265,8 @@ final class PartSource implements TaskSource {
       }
       // A task that fills the cache reads its stripe whole, also the batches of granules it
       // skips: those hand on no row (an empty batch, not the end of the task).
-      ScanBatch b = cachedBatch(c, cols);
-      return b != null ? b : new ScanBatch(cols, new int[0], 0);
+      Batch b = cachedBatch(c, cols);
+      return b != null ? b : new Batch(cols, new int[0], 0);
     }
     if (rows.rowFiltered() && batch.selectedInUse) {
       // PREWHERE ran in the reader, the scan's own filter first: the batch holds the rows that pass.
@@ -273,7 +274,7 @@ final class PartSource implements TaskSource {
       scan.rowsRead.addAndGet(f - filteredCounted);
       filteredCounted = f;
       scan.bytesRead.addAndGet(scan.bytesOf(batch.cols, batch.size)); // of the rows that passed: about
-      return new ScanBatch(batch.cols, java.util.Arrays.copyOf(batch.selected, batch.size), batch.size);
+      return new Batch(batch.cols, java.util.Arrays.copyOf(batch.selected, batch.size), batch.size);
     }
     scan.countRead(batch.cols, batch.size);
     return scan.filtered(batch.cols, batch.size, mutations);

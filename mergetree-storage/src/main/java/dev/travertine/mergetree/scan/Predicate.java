@@ -2,10 +2,10 @@ package dev.travertine.mergetree.scan;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import dev.travertine.mergetree.block.Vectors;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Vectors;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

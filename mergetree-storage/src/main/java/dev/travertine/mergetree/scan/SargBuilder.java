@@ -1,6 +1,6 @@
 package dev.travertine.mergetree.scan;
 
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
 import java.math.BigDecimal;
 import java.time.LocalDate;

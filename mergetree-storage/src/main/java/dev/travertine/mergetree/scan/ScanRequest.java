@@ -1,5 +1,8 @@
 package dev.travertine.mergetree.scan;
 
+import dev.travertine.vector.BatchStage;
+import dev.travertine.vector.RowFilter;
+
 /**
  * What a query asks of a table scan.
  *
@@ -21,7 +24,7 @@ package dev.travertine.mergetree.scan;
  */
 public record ScanRequest(int[] columns, Predicate filter, long limit, boolean ordered, int maxThreads,
     int batchSize, boolean usePruning, ReadSettings read, BatchStage.Factory stages,
-    dev.travertine.mergetree.part.RowFilter prewhere, TaskFeed tasks) {
+    dev.travertine.vector.RowFilter prewhere, TaskFeed tasks) {
 
   public ScanRequest {
     if (ordered && tasks != null) {
@@ -34,7 +37,7 @@ public record ScanRequest(int[] columns, Predicate filter, long limit, boolean o
    * read settings, and PREWHERE only when optimize_move_to_prewhere allows it.
    */
   public static ScanRequest of(dev.travertine.mergetree.settings.SessionSettings s, int[] columns, Predicate filter,
-      long limit, boolean ordered, BatchStage.Factory stages, dev.travertine.mergetree.part.RowFilter prewhere,
+      long limit, boolean ordered, BatchStage.Factory stages, dev.travertine.vector.RowFilter prewhere,
       TaskFeed tasks) {
     return new ScanRequest(columns, filter, limit, ordered,
         (int) s.getLong(dev.travertine.mergetree.settings.Settings.MAX_THREADS),
@@ -44,7 +47,7 @@ public record ScanRequest(int[] columns, Predicate filter, long limit, boolean o
   }
 
   public ScanRequest(int[] columns, Predicate filter, long limit, boolean ordered, int maxThreads, int batchSize,
-      boolean usePruning, ReadSettings read, BatchStage.Factory stages, dev.travertine.mergetree.part.RowFilter prewhere) {
+      boolean usePruning, ReadSettings read, BatchStage.Factory stages, dev.travertine.vector.RowFilter prewhere) {
     this(columns, filter, limit, ordered, maxThreads, batchSize, usePruning, read, stages, prewhere, null);
   }
 

@@ -1,17 +1,20 @@
 package dev.travertine.mergetree.scan;
 
+import dev.travertine.mergetree.block.OrcBatches;
 import dev.travertine.mergetree.EngineContext;
 import dev.travertine.mergetree.EngineEvents;
 import dev.travertine.mergetree.TableSnapshot;
 import dev.travertine.mergetree.block.Block;
 import dev.travertine.mergetree.block.IntSort;
-import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.BatchStage;
+import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.mutation.CompiledMutation;
 import dev.travertine.mergetree.mutation.Mutations;
-import dev.travertine.mergetree.part.RowFilter;
+import dev.travertine.vector.RowFilter;
 import dev.travertine.mergetree.part.PartWriter;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -33,7 +36,7 @@ import org.apache.hadoop.hive.ql.io.sarg.SearchArgument;
  * Executes a scan over a snapshot: reads the planned parts' ORC files (only the requested
  * columns, skipping granules through a SearchArgument), applies the part's pending mutations (if
  * the snapshot has any), filters each batch into a selection vector, and hands out {@link
- * ScanBatch}es. Unordered scans run tasks (part stripes and the insert buffer) on up to {@code
+ * Batch}es. Unordered scans run tasks (part stripes and the insert buffer) on up to {@code
  * maxThreads} threads, prefetching the next tasks of remote parts within a {@link
  * PrefetchWindow}; ordered scans merge the sorted parts on the sort key. Not thread-safe for the
  * consumer; close it when done.
@@ -57,7 +60,7 @@ public final class TableScanner implements AutoCloseable {
   private long emitted;
 
   private interface Producer extends AutoCloseable {
-    ScanBatch next() throws IOException;
+    Batch next() throws IOException;
 
     @Override
     void close() throws IOException;
@@ -123,10 +126,10 @@ public final class TableScanner implements AutoCloseable {
     }
 
     @Override
-    public ScanBatch next() throws IOException {
-      ScanBatch b;
+    public Batch next() throws IOException {
+      Batch b;
       while ((b = in.next()) != null) {
-        ScanBatch out = b.size() == 0 ? null : stage.apply(b);
+        Batch out = b.size() == 0 ? null : stage.apply(b);
         if (out != null && out.size() > 0) {
           return out;
         }
@@ -175,13 +178,13 @@ public final class TableScanner implements AutoCloseable {
   }
 
   /** The next batch, or null at the end. */
-  public ScanBatch next() throws IOException {
+  public Batch next() throws IOException {
     long limit = request.limit();
     if (limit >= 0 && emitted >= limit) {
       return null;
     }
     while (true) {
-      ScanBatch b = producer.next();
+      Batch b = producer.next();
       if (b == null) {
         return null;
       }
@@ -193,7 +196,7 @@ public final class TableScanner implements AutoCloseable {
         size = (int) (limit - emitted);
       }
       emitted += size;
-      return size == b.size() ? b : new ScanBatch(b.cols(), b.sel(), size);
+      return size == b.size() ? b : new Batch(b.cols(), b.sel(), size);
     }
   }
 
@@ -294,21 +297,21 @@ public final class TableScanner implements AutoCloseable {
     return sel;
   }
 
-  private ScanBatch filtered(ColumnVector[] cols, int n) {
+  private Batch filtered(ColumnVector[] cols, int n) {
     return filtered(cols, n, List.of());
   }
 
   /** Applies a part's pending mutations (if any), then the scan's filter. */
-  ScanBatch filtered(ColumnVector[] cols, int n, List<CompiledMutation> mutations) {
+  Batch filtered(ColumnVector[] cols, int n, List<CompiledMutation> mutations) {
     if (mutations.isEmpty() && request.filter() == null) {
-      return new ScanBatch(cols, ScanBatch.identity(n), n);
+      return new Batch(cols, Batch.identity(n), n);
     }
     int[] sel = new int[n];
     int m = Mutations.selectAll(mutations, cols, n, sel);
     if (request.filter() != null) {
       m = request.filter().filter(cols, sel, m);
     }
-    return new ScanBatch(cols, sel, m);
+    return new Batch(cols, sel, m);
   }
 
   /**
@@ -353,7 +356,7 @@ public final class TableScanner implements AutoCloseable {
     }
 
     @Override
-    public ScanBatch next() {
+    public Batch next() {
       while (i < chunks.size()) {
         VectorizedRowBatch c = chunks.get(i++);
         if (c.size > 0) {
@@ -412,7 +415,7 @@ public final class TableScanner implements AutoCloseable {
     }
 
     @Override
-    public ScanBatch next() throws IOException {
+    public Batch next() throws IOException {
       while (i < sources.size()) {
         // The next tasks are fetched while this one is decoded, as far as the budget allows.
         prefetched = Math.max(prefetched, i + 1);
@@ -421,7 +424,7 @@ public final class TableScanner implements AutoCloseable {
           bytesAhead += sources.get(prefetched).readBytes();
           prefetched++;
         }
-        ScanBatch b = sources.get(i).next();
+        Batch b = sources.get(i).next();
         if (b != null) {
           return b;
         }
@@ -488,7 +491,7 @@ public final class TableScanner implements AutoCloseable {
             bytes += next.readBytes();
           }
           try (TaskSource src = s) {
-            ScanBatch b;
+            Batch b;
             while (!stop.get() && (b = src.next()) != null) {
               if (b.size() > 0 && stage != null) {
                 b = stage.apply(b);
@@ -545,7 +548,7 @@ public final class TableScanner implements AutoCloseable {
     }
 
     @Override
-    public ScanBatch next() throws IOException {
+    public Batch next() throws IOException {
       while (ended < workers.size()) {
         Object o;
         try {
@@ -566,7 +569,7 @@ public final class TableScanner implements AutoCloseable {
           }
           throw new IOException(t);
         } else {
-          return (ScanBatch) o;
+          return (Batch) o;
         }
       }
       return null;
@@ -607,7 +610,7 @@ public final class TableScanner implements AutoCloseable {
     private final class Cursor {
       final TaskSource source;
       final int order;
-      ScanBatch batch;
+      Batch batch;
       int k;
 
       Cursor(TaskSource source, int order) {
@@ -659,7 +662,7 @@ public final class TableScanner implements AutoCloseable {
       for (Block b : snapshot.buffered()) {
         for (VectorizedRowBatch c : b.chunks()) {
           countRead(c.cols, c.size);
-          ScanBatch f = filtered(c.cols, c.size);
+          Batch f = filtered(c.cols, c.size);
           for (int i = 0; i < f.size(); i++) {
             rows.appendFrom(c.cols, f.sel()[i]);
           }
@@ -684,12 +687,12 @@ public final class TableScanner implements AutoCloseable {
         int i;
 
         @Override
-        public ScanBatch next() {
+        public Batch next() {
           if (i >= sorted.chunks().size()) {
             return null;
           }
           VectorizedRowBatch c = sorted.chunks().get(i++);
-          return new ScanBatch(c.cols, identitySel(c.size), c.size);
+          return new Batch(c.cols, identitySel(c.size), c.size);
         }
 
         @Override
@@ -698,7 +701,7 @@ public final class TableScanner implements AutoCloseable {
     }
 
     @Override
-    public ScanBatch next() throws IOException {
+    public Batch next() throws IOException {
       if (!started) {
         started = true;
         for (int i = 0; i < sources.size(); i++) {
@@ -713,7 +716,7 @@ public final class TableScanner implements AutoCloseable {
         return null;
       }
       int size = request.batchSize();
-      VectorizedRowBatch out = Vectors.newBatch(schema.orcSchema(), size);
+      VectorizedRowBatch out = OrcBatches.newBatch(schema.orcSchema(), size);
       int n = 0;
       while (n < size && !heap.isEmpty()) {
         Cursor c = heap.poll();
@@ -728,7 +731,7 @@ public final class TableScanner implements AutoCloseable {
           heap.add(c);
         }
       }
-      return new ScanBatch(out.cols, identitySel(n), n);
+      return new Batch(out.cols, identitySel(n), n);
     }
 
     @Override

@@ -1,10 +1,11 @@
 package dev.travertine.mergetree.scan;
 
+import dev.travertine.vector.Batch;
 import java.io.IOException;
 
 /** A stream of batches from one read task of a {@link TableScanner} (a part, a stripe, the insert buffer). */
 interface TaskSource extends AutoCloseable {
-  ScanBatch next() throws IOException;
+  Batch next() throws IOException;
 
   /**
    * Starts reading ahead (remote parts): the next tasks of a thread, while it decodes this one.

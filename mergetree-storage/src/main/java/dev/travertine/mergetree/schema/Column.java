@@ -2,6 +2,7 @@ package dev.travertine.mergetree.schema;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.travertine.vector.DataType;
 
 /**
  * A table column. {@code defaultSql} is the column's DEFAULT expression as SQL text; the engine

@@ -2,6 +2,8 @@ package dev.travertine.mergetree.schema;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.time.LocalDate;
 import java.util.Locale;
 

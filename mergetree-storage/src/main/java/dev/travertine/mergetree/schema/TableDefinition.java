@@ -3,6 +3,7 @@ package dev.travertine.mergetree.schema;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.travertine.mergetree.settings.TableSettings;
+import dev.travertine.vector.DataType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -57,7 +57,7 @@ public record TableSchema(List<Column> columns) {
   public TypeDescription orcSchema() {
     TypeDescription t = TypeDescription.createStruct();
     for (Column c : columns) {
-      t.addField(c.storage(), c.type().orcType());
+      t.addField(c.storage(), OrcTypes.of(c.type()));
     }
     return t;
   }

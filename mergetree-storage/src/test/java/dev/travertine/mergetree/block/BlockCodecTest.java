@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Vectors;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
@@ -90,7 +91,7 @@ class BlockCodecTest {
     List<Object[]> expected = new ArrayList<>();
     for (int chunk = 0; chunk < 3; chunk++) {
       int size = chunk < 2 ? Block.CHUNK : 300;
-      VectorizedRowBatch batch = Vectors.newBatch(SCHEMA.orcSchema(), Block.CHUNK);
+      VectorizedRowBatch batch = OrcBatches.newBatch(SCHEMA.orcSchema(), Block.CHUNK);
       List<Object[]> rows = randomRows(rnd, size);
       for (int c = 0; c < SCHEMA.size(); c++) {
         DataType t = SCHEMA.column(c).type();

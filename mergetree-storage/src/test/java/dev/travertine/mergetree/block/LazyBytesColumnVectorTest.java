@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.travertine.vector.Vectors;
 import java.nio.charset.StandardCharsets;
 import org.apache.orc.TypeDescription;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,7 @@ class LazyBytesColumnVectorTest {
 
   @Test
   void referencedValuesNeedNoBufferAndCopiedOnesGetOne() {
-    var batch = Vectors.newBatch(TypeDescription.fromString("struct<a:bigint,s:string,c:char(3)>"), 8);
+    var batch = OrcBatches.newBatch(TypeDescription.fromString("struct<a:bigint,s:string,c:char(3)>"), 8);
     assertEquals(0, batch.size);
     assertEquals(8, batch.getMaxSize());
     var v = assertInstanceOf(LazyBytesColumnVector.class, batch.cols[1]);
@@ -35,7 +36,7 @@ class LazyBytesColumnVectorTest {
     assertEquals("copied", at(v, 1));
     assertEquals('z', v.vector[2][v.start[2] + 39_999]);
 
-    Vectors.resetBatch(batch);
+    OrcBatches.resetBatch(batch);
     v.setVal(0, "again".getBytes(StandardCharsets.UTF_8));
     assertEquals("again", at(v, 0));
   }

@@ -1,18 +1,19 @@
 package dev.travertine.mergetree.part;
 
+import dev.travertine.mergetree.block.OrcBatches;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.scan.StatsView;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -209,7 +210,7 @@ class GranuleIndexTest {
     int r = 0;
     while (r < rows.size()) {
       int size = Math.min(rows.size() - r, 1 + rnd.nextInt(rnd.nextBoolean() ? 1024 : 50));
-      VectorizedRowBatch batch = Vectors.newBatch(SCHEMA.orcSchema(), 1024);
+      VectorizedRowBatch batch = OrcBatches.newBatch(SCHEMA.orcSchema(), 1024);
       for (int c = 0; c < SCHEMA.size(); c++) {
         DataType t = SCHEMA.column(c).type();
         if (c > 0 && rnd.nextInt(8) == 0) {
@@ -288,7 +289,7 @@ class GranuleIndexTest {
     for (String tail : new String[] {"\u00e9zz", "\u4e2dzz", "\ud83d\ude00zz", "zz"}) {
       for (int pad = MAX_STRING_STAT - 4; pad <= MAX_STRING_STAT; pad++) {
         String value = "a".repeat(pad) + tail;
-        VectorizedRowBatch batch = Vectors.newBatch(one.orcSchema(), 1);
+        VectorizedRowBatch batch = OrcBatches.newBatch(one.orcSchema(), 1);
         Vectors.set(batch.cols[0], one.column(0).type(), 0, value);
         batch.size = 1;
         GranuleIndex.Builder builder = new GranuleIndex.Builder(one, 8192);

@@ -1,5 +1,6 @@
 package dev.travertine.mergetree.part;
 
+import dev.travertine.mergetree.block.OrcBatches;
 import dev.travertine.mergetree.RandomValues;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,12 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.travertine.io.FileIO;
 import dev.travertine.io.local.LocalFileIO;
 import dev.travertine.mergetree.block.Block;
-import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -216,7 +217,7 @@ class PartRoundTripTest {
     for (int chunk = 0; chunk < 4; chunk++) {
       int size = chunk < 3 ? Block.CHUNK : 500;
       List<Object[]> chunkRows = randomRows(rnd, size);
-      VectorizedRowBatch batch = Vectors.newBatch(SCHEMA.orcSchema(), Block.CHUNK);
+      VectorizedRowBatch batch = OrcBatches.newBatch(SCHEMA.orcSchema(), Block.CHUNK);
       for (int c = 0; c < SCHEMA.size(); c++) {
         DataType t = SCHEMA.column(c).type();
         int mode = c == 0 ? 0 : rnd.nextInt(3); // 0: values, 1: one repeated value, 2: repeated NULL

@@ -1,8 +1,8 @@
 package dev.travertine.rpc.block;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;

@@ -2,8 +2,8 @@ package dev.travertine.rpc.block;
 
 import dev.travertine.exec.op.BatchIterator;
 import dev.travertine.exec.op.SpillStore;
-import dev.travertine.mergetree.scan.ScanBatch;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -78,7 +78,7 @@ public final class BlockSpillStore implements SpillStore {
       in = new DataInputStream(new BufferedInputStream(Files.newInputStream(path), 1 << 16));
       DataInputStream from = in;
       return new BatchIterator() {
-        @Override public ScanBatch next() throws IOException {
+        @Override public Batch next() throws IOException {
           while (true) {
             int len;
             try {
@@ -90,7 +90,7 @@ public final class BlockSpillStore implements SpillStore {
             from.readFully(block);
             WireBlock w = BlockReader.unmarshal(block);
             if (w.rows() > 0) {
-              return new ScanBatch(w.columns(), ScanBatch.identity(w.rows()), w.rows());
+              return new Batch(w.columns(), Batch.identity(w.rows()), w.rows());
             }
           }
         }

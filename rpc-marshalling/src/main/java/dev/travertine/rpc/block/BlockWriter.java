@@ -1,7 +1,7 @@
 package dev.travertine.rpc.block;
 
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;

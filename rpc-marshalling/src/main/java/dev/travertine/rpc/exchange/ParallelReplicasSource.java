@@ -9,10 +9,10 @@ import dev.travertine.exec.op.Workers;
 import dev.travertine.mergetree.EngineContext;
 import dev.travertine.mergetree.EngineEvents;
 import dev.travertine.mergetree.TableSnapshot;
-import dev.travertine.mergetree.part.RowFilter;
-import dev.travertine.mergetree.scan.BatchStage;
+import dev.travertine.vector.RowFilter;
+import dev.travertine.vector.BatchStage;
 import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.scan.TaskFeed;
 import dev.travertine.mergetree.settings.SessionSettings;
@@ -310,7 +310,7 @@ public final class ParallelReplicasSource implements ScanSource {
           (stages, lim) -> stages);
       try (BatchIterator it = FragmentRunner.run(request.fragment(), source, this::check, memory,
           (int) settings.getLong(Settings.MAX_BLOCK_SIZE))) {
-        ScanBatch b;
+        Batch b;
         while (!stop.get() && (b = it.next()) != null) {
           inbox.add(new Inbound(b, null));
         }
@@ -340,8 +340,8 @@ public final class ParallelReplicasSource implements ScanSource {
             break;
           }
           Inbound in = (Inbound) o;
-          ScanBatch b;
-          if (in.payload() instanceof ScanBatch local) {
+          Batch b;
+          if (in.payload() instanceof Batch local) {
             b = local;
           } else {
             WireBlock w;
@@ -351,9 +351,9 @@ public final class ParallelReplicasSource implements ScanSource {
               throw new IOException("Replica " + in.call().address() + ": " + e.getMessage(), e);
             }
             in.call().consumed();
-            b = new ScanBatch(w.columns(), Columns.identity(w.rows()), w.rows());
+            b = new Batch(w.columns(), Columns.identity(w.rows()), w.rows());
           }
-          ScanBatch out = b.size() == 0 ? null : stage.apply(b);
+          Batch out = b.size() == 0 ? null : stage.apply(b);
           if (out != null && out.size() > 0) {
             put(out);
           }
@@ -396,7 +396,7 @@ public final class ParallelReplicasSource implements ScanSource {
       }
     }
 
-    @Override public ScanBatch next() throws IOException {
+    @Override public Batch next() throws IOException {
       if (limit >= 0 && emitted >= limit) {
         return null;
       }
@@ -430,7 +430,7 @@ public final class ParallelReplicasSource implements ScanSource {
           }
           throw new IOException(t);
         } else {
-          ScanBatch b = (ScanBatch) o;
+          Batch b = (Batch) o;
           emitted += b.size();
           return b;
         }

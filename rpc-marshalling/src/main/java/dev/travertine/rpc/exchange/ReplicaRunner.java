@@ -15,11 +15,11 @@ import dev.travertine.mergetree.TableSnapshot;
 import dev.travertine.mergetree.part.OrcSupport;
 import dev.travertine.mergetree.part.PartInfo;
 import dev.travertine.mergetree.part.PartRef;
-import dev.travertine.mergetree.scan.BatchStage;
+import dev.travertine.vector.BatchStage;
 import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.scan.TaskFeed;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.settings.SessionSettings;
 import dev.travertine.mergetree.settings.Setting;
 import dev.travertine.mergetree.settings.Settings;
@@ -164,7 +164,7 @@ public final class ReplicaRunner implements AutoCloseable {
               BatchStage inner = stages.create();
               BlockWriter w = new BlockWriter(codec, level);
               return b -> {
-                ScanBatch out = inner.apply(b);
+                Batch out = inner.apply(b);
                 if (out != null && out.size() > 0) {
                   send(sink, w.marshal(sequence.getAndIncrement(), names, outTypes, out.cols(), out.sel(), out.size()));
                 }
@@ -176,8 +176,8 @@ public final class ReplicaRunner implements AutoCloseable {
       BlockWriter writer = new BlockWriter(codec, level);
       Workers pool = new Workers(ctx.scanPool(), threads);
       try (BatchIterator it = FragmentRunner.run(f, source, cancelCheck, memory, batchSize)) {
-        List<ScanBatch> pending = new ArrayList<>();
-        ScanBatch b;
+        List<Batch> pending = new ArrayList<>();
+        Batch b;
         while ((b = it.next()) != null) {
           cancelCheck.run();
           if (!parallel || !inMemory) {
@@ -196,7 +196,7 @@ public final class ReplicaRunner implements AutoCloseable {
     return new Stats(rowsRead.get(), 0);
   }
 
-  private static void sendAll(List<ScanBatch> batches, Workers pool, BlockSink sink, Codec codec, int level,
+  private static void sendAll(List<Batch> batches, Workers pool, BlockSink sink, Codec codec, int level,
       List<String> names, List<DataType> types, AtomicLong sequence, Runnable cancelCheck) throws IOException {
     if (batches.isEmpty()) {
       return;
@@ -204,7 +204,7 @@ public final class ReplicaRunner implements AutoCloseable {
     byte[][] blocks = new byte[batches.size()][];
     long first = sequence.getAndAdd(batches.size());
     pool.run(batches.size(), i -> {
-      ScanBatch b = batches.get(i);
+      Batch b = batches.get(i);
       blocks[i] = new BlockWriter(codec, level).marshal(first + i, names, types, b.cols(), b.sel(), b.size());
     }, cancelCheck);
     for (byte[] block : blocks) {

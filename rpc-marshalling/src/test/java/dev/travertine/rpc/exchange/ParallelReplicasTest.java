@@ -21,19 +21,19 @@ import dev.travertine.mergetree.EngineEvents;
 import dev.travertine.mergetree.Inserter;
 import dev.travertine.mergetree.MergeTreeTable;
 import dev.travertine.mergetree.TableSnapshot;
-import dev.travertine.mergetree.block.Vectors;
+import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.part.PartRef;
-import dev.travertine.mergetree.part.RowFilter;
-import dev.travertine.mergetree.scan.BatchStage;
+import dev.travertine.vector.RowFilter;
+import dev.travertine.vector.BatchStage;
 import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.mergetree.scan.ScanBatch;
+import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.mergetree.schema.DataType;
+import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableDefinition;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.schema.TypeKind;
+import dev.travertine.vector.TypeKind;
 import dev.travertine.mergetree.settings.SessionSettings;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -236,7 +236,7 @@ class ParallelReplicasTest {
   private static List<String> rowsOf(BatchIterator it, List<DataType> types) throws IOException {
     List<String> out = new ArrayList<>();
     try (it) {
-      ScanBatch b;
+      Batch b;
       while ((b = it.next()) != null) {
         for (int k = 0; k < b.size(); k++) {
           StringBuilder row = new StringBuilder();

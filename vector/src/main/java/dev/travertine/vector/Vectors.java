@@ -1,7 +1,5 @@
-package dev.travertine.mergetree.block;
+package dev.travertine.vector;
 
-import dev.travertine.mergetree.schema.DataType;
-import dev.travertine.mergetree.schema.TypeKind;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
@@ -131,40 +129,6 @@ public final class Vectors {
       b.vector[row] = EMPTY;
       b.start[row] = 0;
       b.length[row] = 0;
-    }
-  }
-
-  /**
-   * A writable batch for an ORC schema (a struct's fields as its columns), no nulls yet. String
-   * vectors are {@link LazyBytesColumnVector}s: their buffer comes with the first value copied in.
-   */
-  public static org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch newBatch(
-      org.apache.orc.TypeDescription schema, int size) {
-    var fields = schema.getCategory() == org.apache.orc.TypeDescription.Category.STRUCT
-        ? schema.getChildren() : java.util.List.of(schema);
-    var batch = new org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch(fields.size(), size);
-    for (int c = 0; c < fields.size(); c++) {
-      var f = fields.get(c);
-      ColumnVector cv = switch (f.getCategory()) {
-        case STRING, CHAR, VARCHAR, BINARY -> new LazyBytesColumnVector(size);
-        default -> org.apache.orc.impl.TypeUtils.createColumn(
-            f, org.apache.orc.TypeDescription.RowBatchVersion.ORIGINAL, size);
-      };
-      cv.noNulls = true;
-      batch.cols[c] = cv;
-    }
-    batch.size = 0; // the constructor takes the capacity for the row count
-    return batch;
-  }
-
-  /** Makes a batch writable again after its rows were consumed. */
-  public static void resetBatch(org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch batch) {
-    batch.reset();
-    for (ColumnVector cv : batch.cols) {
-      cv.noNulls = true;
-      if (cv instanceof BytesColumnVector b) {
-        b.initBuffer();
-      }
     }
   }
 

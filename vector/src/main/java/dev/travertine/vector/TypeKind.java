@@ -1,4 +1,4 @@
-package dev.travertine.mergetree.schema;
+package dev.travertine.vector;
 
 /**
  * Column types the engine stores, and the Java value each holds at API boundaries: BOOLEAN

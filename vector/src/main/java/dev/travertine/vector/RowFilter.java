@@ -1,4 +1,4 @@
-package dev.travertine.mergetree.part;
+package dev.travertine.vector;
 
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 

@@ -1,4 +1,4 @@
-package dev.travertine.mergetree.scan;
+package dev.travertine.vector;
 
 /**
  * Work a scan's worker thread does on each batch it produced, before the batch leaves the thread:
@@ -13,7 +13,7 @@ public interface BatchStage {
    * consumer's next call, which may be on another thread); null or an empty batch hands nothing
    * (a stage that keeps state, such as a partial aggregate, returns null).
    */
-  ScanBatch apply(ScanBatch batch);
+  Batch apply(Batch batch);
 
   /** Creates the stage of one worker thread. */
   interface Factory {

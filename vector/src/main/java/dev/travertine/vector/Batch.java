@@ -1,4 +1,4 @@
-package dev.travertine.mergetree.scan;
+package dev.travertine.vector;
 
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 
@@ -12,7 +12,7 @@ import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
  * shares one read-only {@link #identity} selection, and a batch from the decoded-column cache
  * shares the cache's vectors.
  */
-public record ScanBatch(ColumnVector[] cols, int[] sel, int size) {
+public record Batch(ColumnVector[] cols, int[] sel, int size) {
   private static volatile int[] identity = ascending(8192);
 
   private static int[] ascending(int n) {
