@@ -2,8 +2,8 @@ package dev.travertine.calcite;
 
 import dev.travertine.io.FileInfo;
 import dev.travertine.io.IoPool;
-import dev.travertine.vector.Vectors;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;

@@ -1,17 +1,17 @@
 package dev.travertine.calcite;
 
-import dev.travertine.exec.op.BatchIterator;
 import dev.travertine.exec.op.ScanSource;
 import dev.travertine.formats.FileLoad;
 import dev.travertine.formats.parquet.ParquetFileBatches;
 import dev.travertine.io.FileInfo;
-import dev.travertine.vector.Vectors;
-import dev.travertine.vector.RowFilter;
-import dev.travertine.vector.BatchStage;
-import dev.travertine.vector.Batch;
-import dev.travertine.vector.TypeKind;
 import dev.travertine.mergetree.settings.SessionSettings;
 import dev.travertine.mergetree.settings.Settings;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.BatchIterator;
+import dev.travertine.vector.BatchStage;
+import dev.travertine.vector.RowFilter;
+import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

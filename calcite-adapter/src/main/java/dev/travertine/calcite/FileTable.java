@@ -1,6 +1,5 @@
 package dev.travertine.calcite;
 
-import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.formats.FileFormat;
 import dev.travertine.formats.FileLoad;
 import dev.travertine.formats.TextFiles;
@@ -12,12 +11,13 @@ import dev.travertine.io.Globs;
 import dev.travertine.io.IoPool;
 import dev.travertine.io.SequentialStream;
 import dev.travertine.io.hadoop.FileIOFileSystem;
-import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.part.OrcSupport;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.vector.DataType;
+import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package dev.travertine.calcite;
 
 import dev.travertine.mergetree.TableSnapshot;
-import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.scan.ScanPlan;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.Predicate;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptCluster;

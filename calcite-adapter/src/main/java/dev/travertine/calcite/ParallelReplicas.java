@@ -1,6 +1,5 @@
 package dev.travertine.calcite;
 
-import dev.travertine.exec.op.BatchIterator;
 import dev.travertine.exec.op.Fragment;
 import dev.travertine.exec.op.FragmentRunner;
 import dev.travertine.exec.op.Fragments;
@@ -16,6 +15,7 @@ import dev.travertine.mergetree.settings.Settings;
 import dev.travertine.rpc.exchange.ExchangeClient;
 import dev.travertine.rpc.exchange.FragmentRequest;
 import dev.travertine.rpc.exchange.ParallelReplicasSource;
+import dev.travertine.vector.BatchIterator;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;

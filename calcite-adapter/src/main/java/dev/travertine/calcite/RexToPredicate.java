@@ -1,8 +1,8 @@
 package dev.travertine.calcite;
 
-import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.Predicate;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;

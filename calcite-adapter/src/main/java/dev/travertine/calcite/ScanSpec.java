@@ -1,6 +1,6 @@
 package dev.travertine.calcite;
 
-import dev.travertine.mergetree.scan.Predicate;
+import dev.travertine.vector.Predicate;
 
 /**
  * What the planner pushed into a scan, in table-column terms. It reaches the generated code

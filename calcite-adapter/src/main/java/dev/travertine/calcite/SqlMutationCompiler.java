@@ -1,14 +1,14 @@
 package dev.travertine.calcite;
 
-import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.mutation.CompiledMutation;
 import dev.travertine.mergetree.mutation.MutationCommand;
 import dev.travertine.mergetree.mutation.MutationCompiler;
-import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.Predicate;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.travertine.calcite;
 
-import dev.travertine.mergetree.scan.Predicate;
+import dev.travertine.vector.Predicate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

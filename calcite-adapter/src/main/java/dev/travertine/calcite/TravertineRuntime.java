@@ -2,25 +2,25 @@ package dev.travertine.calcite;
 
 import dev.travertine.mergetree.Inserter;
 import dev.travertine.mergetree.MergeTreeTable;
-import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.TableSnapshot;
-import dev.travertine.mergetree.scan.Predicate;
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.calcite.linq4j.Linq4j;
-import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.vector.TypeKind;
 import dev.travertine.mergetree.settings.SessionSettings;
 import dev.travertine.mergetree.settings.Settings;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.Predicate;
+import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.Linq4j;
 
 /**
  * Entry points that generated code calls: {@link #scan} streams a table's rows through the

@@ -1,9 +1,9 @@
 package dev.travertine.calcite;
 
 import dev.travertine.mergetree.MergeTreeTable;
-import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.schema.Column;
 import dev.travertine.mergetree.schema.TableDefinition;
+import dev.travertine.vector.Predicate;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.calcite.plan.RelOptTable;
@@ -94,7 +94,7 @@ public final class TravertineTable extends AbstractTable implements Translatable
         if (p.info().rows() == 0) {
           continue;
         }
-        dev.travertine.mergetree.scan.StatsView st = dev.travertine.mergetree.scan.ScanPlan.partStats(schema, p);
+        dev.travertine.vector.StatsView st = dev.travertine.mergetree.scan.ScanPlan.partStats(schema, p);
         if (st.allNull(column)) {
           continue;
         }

@@ -5,8 +5,8 @@ import dev.travertine.formats.parquet.ParquetRowWriter;
 import dev.travertine.io.FileIO;
 import dev.travertine.io.OutputFile;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
 import dev.travertine.vector.TypeKind;
 import java.util.List;
 

@@ -2,8 +2,8 @@ package dev.travertine.calcite;
 
 import dev.travertine.mergetree.block.OrcBatches;
 import dev.travertine.mergetree.schema.OrcTypes;
-import dev.travertine.vector.Vectors;
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.Vectors;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Random;

@@ -1,8 +1,8 @@
 package dev.travertine.formats;
 
-import dev.travertine.vector.Vectors;
 import dev.travertine.vector.DataType;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;

@@ -1,8 +1,8 @@
 package dev.travertine.formats;
 
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
 import dev.travertine.vector.TypeKind;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,19 +1,19 @@
 package dev.travertine.formats;
 
-import dev.travertine.mergetree.block.OrcBatches;
-import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.formats.parquet.ParquetFileBatches;
 import dev.travertine.io.FileIO;
 import dev.travertine.io.local.LocalFileIO;
 import dev.travertine.mergetree.Inserter;
 import dev.travertine.mergetree.MergeTreeTable;
 import dev.travertine.mergetree.block.Block;
-import dev.travertine.vector.Vectors;
+import dev.travertine.mergetree.block.OrcBatches;
 import dev.travertine.mergetree.part.OrcSupport;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.vector.DataType;
+import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.mergetree.schema.TableSchema;
 import dev.travertine.mergetree.settings.Settings;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.Vectors;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,8 +2,8 @@ package dev.travertine.formats;
 
 import dev.travertine.mergetree.block.Block;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
 import dev.travertine.vector.TypeKind;
 import java.io.Closeable;
 import java.io.IOException;

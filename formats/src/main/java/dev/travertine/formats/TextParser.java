@@ -1,13 +1,13 @@
 package dev.travertine.formats;
 
-import dev.travertine.mergetree.block.OrcBatches;
 import dev.travertine.formats.FieldParsers.BadValue;
 import dev.travertine.mergetree.block.Block;
-import dev.travertine.vector.Vectors;
+import dev.travertine.mergetree.block.OrcBatches;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;

@@ -7,15 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.travertine.mergetree.Database;
 import dev.travertine.mergetree.MergeTreeTable;
-import dev.travertine.vector.Vectors;
-import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableDefinition;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -61,10 +61,10 @@ public final class Inserter implements AutoCloseable {
     if (block.rows() == 0) {
       return;
     }
-    List<PartRef> parts = table.writeParts(List.of(block), 0);
+    List<PartRef> parts = table.partWriter.writeParts(List.of(block), 0);
     synchronized (this) {
       if (done) {
-        table.discard(parts);
+        table.partWriter.discard(parts);
         throw new IllegalStateException("Cannot add rows: insert already finished");
       }
       written.addAll(parts);
@@ -97,7 +97,7 @@ public final class Inserter implements AutoCloseable {
     awaitPending();
     Block b = current;
     current = new Block(b.schema());
-    pending = table.context().scanPool().submit(() -> table.writeParts(List.of(b), 0));
+    pending = table.context().scanPool().submit(() -> table.partWriter.writeParts(List.of(b), 0));
   }
 
   private void awaitPending() throws IOException {
@@ -156,7 +156,7 @@ public final class Inserter implements AutoCloseable {
       } catch (IOException | RuntimeException e) {
         // Discarding anyway.
       }
-      table.discard(written);
+      table.partWriter.discard(written);
     }
   }
 }

@@ -5,22 +5,21 @@ import dev.travertine.io.FileInfo;
 import dev.travertine.io.hadoop.FileIOFileSystem;
 import dev.travertine.io.local.LocalFileIO;
 import dev.travertine.mergetree.block.Block;
-import dev.travertine.mergetree.block.IntSort;
 import dev.travertine.mergetree.block.BlockCodec;
-import dev.travertine.vector.Vectors;
-import dev.travertine.mergetree.log.LogEntry;
-import dev.travertine.mergetree.log.MetadataLog;
+import dev.travertine.mergetree.block.IntSort;
 import dev.travertine.mergetree.check.DetachedParts;
 import dev.travertine.mergetree.check.PartChecker;
+import dev.travertine.mergetree.log.LogEntry;
+import dev.travertine.mergetree.log.MetadataLog;
 import dev.travertine.mergetree.merge.MergeSelector;
 import dev.travertine.mergetree.merge.PartMerger;
 import dev.travertine.mergetree.mutation.CompiledMutation;
 import dev.travertine.mergetree.mutation.MutationCommand;
 import dev.travertine.mergetree.mutation.MutationEntry;
 import dev.travertine.mergetree.mutation.MutationRecord;
+import dev.travertine.mergetree.part.OldParts;
 import dev.travertine.mergetree.part.OrcSupport;
 import dev.travertine.mergetree.part.PartInfo;
-import dev.travertine.mergetree.part.OldParts;
 import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.part.PartWriter;
 import dev.travertine.mergetree.part.ValueCodec;
@@ -31,6 +30,7 @@ import dev.travertine.mergetree.schema.TableSchema;
 import dev.travertine.mergetree.settings.Settings;
 import dev.travertine.mergetree.settings.TableSettings;
 import dev.travertine.mergetree.wal.WriteAheadLog;
+import dev.travertine.vector.Vectors;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,8 +45,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -167,9 +167,10 @@ public final class MergeTreeTable implements AutoCloseable {
   /** Set when the database closes: running merges and mutations give up at their next block. */
   volatile boolean backgroundCancelled;
   volatile boolean closed;
-  private final List<RunningMerge> running = new CopyOnWriteArrayList<>();
   private final DetachedParts detached;
   private final TableMutations mutator = new TableMutations(this);
+  final TableMerges merger = new TableMerges(this);
+  final TablePartWriter partWriter = new TablePartWriter(this);
   /** Attached read-only from another node's storage: this node never writes or deletes there. */
   private final boolean readOnly;
   /** For a read-only table: what catches it up with its writer; null otherwise. */
@@ -431,7 +432,7 @@ public final class MergeTreeTable implements AutoCloseable {
   }
 
   public List<RunningMerge> runningMerges() {
-    return List.copyOf(running);
+    return merger.running();
   }
 
   // ---------------------------------------------------------------- inserts
@@ -446,7 +447,7 @@ public final class MergeTreeTable implements AutoCloseable {
   void insertBuffered(Block block) throws IOException {
     ensureOpen();
     ensureWritable();
-    checkSchema(block);
+    partWriter.checkSchema(block);
     byte[] payload = BlockCodec.encode(block);
     boolean flushNow;
     synchronized (lock) {
@@ -494,7 +495,7 @@ public final class MergeTreeTable implements AutoCloseable {
         upTo = walSeq;
         wal.rotate();
       }
-      List<PartRef> written = writeParts(toFlush, 0);
+      List<PartRef> written = partWriter.writeParts(toFlush, 0);
       try {
         synchronized (lock) {
           State s = state;
@@ -505,7 +506,7 @@ public final class MergeTreeTable implements AutoCloseable {
               s.withBuffer(List.copyOf(rest), rows, bytes, rest.isEmpty() ? 0 : ctx.clock().millis()));
         }
       } catch (IOException | RuntimeException e) {
-        discard(written);
+        partWriter.discard(written);
         throw e;
       }
       ctx.events().add(EngineEvents.BUFFER_FLUSHES, 1);
@@ -514,160 +515,6 @@ public final class MergeTreeTable implements AutoCloseable {
       flushLock.unlock();
     }
     scheduleMerges();
-  }
-
-  /** Writes rows as parts (not yet committed): split by partition, each sorted by the key. */
-  List<PartRef> writeParts(List<Block> blocks, int level) throws IOException {
-    Block all = blocks.size() == 1 ? blocks.get(0) : concat(blocks);
-    if (all.rows() == 0) {
-      return List.of();
-    }
-    TableDefinition def = definition;
-    checkSchema(all);
-    long block;
-    synchronized (lock) {
-      block = nextBlock++;
-    }
-    Map<String, int[]> byPartition = partition(def, all);
-    List<PartRef> out = new ArrayList<>();
-    try {
-      for (Map.Entry<String, int[]> e : byPartition.entrySet()) {
-        int[] rows = e.getValue();
-        sortByKey(def, all, rows);
-        String name = PartInfo.partName(e.getKey(), block, block, level, 0);
-        out.add(writePart(def, name, e.getKey(), block, block, level, 0, rows.length,
-            dev.travertine.mergetree.part.StringCardinality.directColumns(def.schema(), all, rows), w -> w.append(all, rows, 0, rows.length)));
-      }
-    } catch (IOException | RuntimeException ex) {
-      discard(out);
-      throw ex;
-    }
-    return out;
-  }
-
-  private void checkSchema(Block b) {
-    if (!b.schema().equals(definition.schema())) {
-      throw new IllegalStateException("Table " + definition.name() + " was altered while this INSERT ran;"
-          + " run it again");
-    }
-  }
-
-  /** Source of a part's rows, in order. */
-  public interface RowSource {
-    void writeTo(PartWriter w) throws IOException;
-  }
-
-  /** Writes one part file of about {@code expectedRows} rows (which sizes its compression buffers) and builds its metadata. */
-  public PartRef writePart(TableDefinition def, String name, String partitionId, long minBlock, long maxBlock,
-      int level, long dataVersion, long expectedRows, RowSource rows) throws IOException {
-    return writePart(def, name, partitionId, minBlock, maxBlock, level, dataVersion, expectedRows, Set.of(), rows);
-  }
-
-  /** Like the above, writing the string columns {@code directStrings} (file names) without a dictionary. */
-  public PartRef writePart(TableDefinition def, String name, String partitionId, long minBlock, long maxBlock,
-      int level, long dataVersion, long expectedRows, Set<String> directStrings, RowSource rows) throws IOException {
-    return writePart(def, name, partitionId, minBlock, maxBlock, level, dataVersion, expectedRows, directStrings,
-        rows, false);
-  }
-
-  /**
-   * Like the above; a background write ({@code background}: a merge or a mutation) gives up at its
-   * next block once the database closes, leaving no file.
-   */
-  PartRef writePart(TableDefinition def, String name, String partitionId, long minBlock, long maxBlock,
-      int level, long dataVersion, long expectedRows, Set<String> directStrings, RowSource rows,
-      boolean background) throws IOException {
-    Set<String> direct = new HashSet<>();
-    for (var c : def.schema().columns()) { // a column dropped or retyped since its source part was written is not
-      if (c.type().kind().isString() && directStrings.contains(c.storage())) {
-        direct.add(c.storage());
-      }
-    }
-    TableSettings ts = def.tableSettings();
-    PartInfo tmpInfo = new PartInfo(name, partitionId, minBlock, maxBlock, level, dataVersion, 0, 0, "", 0, 0, null,
-        null, null);
-    PartWriter.Written w;
-    try (PartWriter writer = new PartWriter(io, tmpInfo.path(), def.schema(), ts.indexGranularity(),
-        OrcSupport.compression(ts.get(Settings.COMPRESSION)), OrcSupport.compressionBufferSize(expectedRows),
-        direct)) {
-      if (background) {
-        writer.cancelWhen(() -> backgroundCancelled);
-      }
-      rows.writeTo(writer);
-      w = writer.finish();
-    }
-    Map<String, List<String>> stats = new LinkedHashMap<>();
-    TableSchema schema = def.schema();
-    for (int c = 0; c < schema.size(); c++) {
-      Object[] sum = w.index().columnSummary(c);
-      stats.put(schema.column(c).storage(),
-          Arrays.asList(ValueCodec.encode(sum[0]), ValueCodec.encode(sum[1]), sum[2].toString()));
-    }
-    PartInfo info = new PartInfo(name, partitionId, minBlock, maxBlock, level, dataVersion, w.rows(), w.bytes(),
-        w.checksum(), ctx.clock().millis(), w.index().granules(), stats, null, schema.orcSchema().toString());
-    ctx.events().add(EngineEvents.PARTS_WRITTEN, 1);
-    ctx.events().add(EngineEvents.BYTES_WRITTEN, w.bytes());
-    return new PartRef(info, io, fs, w.index(), oldParts);
-  }
-
-  void discard(List<PartRef> parts) {
-    for (PartRef p : parts) {
-      try {
-        io.delete(p.info().path());
-      } catch (IOException e) {
-        LOG.warn("Cannot delete uncommitted part {}: {}", p.name(), e.toString());
-      }
-    }
-  }
-
-  private static Block concat(List<Block> blocks) {
-    Block all = new Block(blocks.get(0).schema());
-    blocks.forEach(all::appendAll);
-    return all;
-  }
-
-  private static Map<String, int[]> partition(TableDefinition def, Block all) {
-    PartitionExpression pe = def.partitionBy();
-    if (pe == null) {
-      int[] rows = new int[all.rows()];
-      for (int i = 0; i < rows.length; i++) {
-        rows[i] = i;
-      }
-      return Map.of("all", rows);
-    }
-    int col = def.schema().require(pe.column());
-    Column column = def.schema().column(col);
-    String[] ids = new String[all.rows()];
-    Map<String, Integer> counts = new TreeMap<>();
-    Object prev = null;
-    String prevId = null;
-    for (int r = 0; r < ids.length; r++) {
-      Object v = all.get(r, col);
-      String pid = prevId != null && java.util.Objects.equals(v, prev) ? prevId : pe.partitionId(column.type(), v);
-      ids[r] = pid;
-      prev = v;
-      prevId = pid;
-      counts.merge(pid, 1, Integer::sum);
-    }
-    Map<String, int[]> out = new LinkedHashMap<>();
-    Map<String, Integer> fill = new TreeMap<>();
-    counts.forEach((k, n) -> {
-      out.put(k, new int[n]);
-      fill.put(k, 0);
-    });
-    for (int r = 0; r < ids.length; r++) {
-      int k = fill.merge(ids[r], 1, Integer::sum) - 1;
-      out.get(ids[r])[k] = r;
-    }
-    return out;
-  }
-
-  /** Stable sort of row numbers by the sort key (NULLS LAST). */
-  private static void sortByKey(TableDefinition def, Block all, int[] rows) {
-    int[] key = def.sortKeyIndexes();
-    var kinds = Arrays.stream(key).mapToObj(k -> def.schema().column(k).type().kind()).toArray(
-        dev.travertine.vector.TypeKind[]::new);
-    dev.travertine.mergetree.block.KeySort.sort(all, key, kinds, rows);
   }
 
   // ---------------------------------------------------------------- commits
@@ -778,7 +625,7 @@ public final class MergeTreeTable implements AutoCloseable {
     ensureWritable();
     flushLock.lock();
     try {
-      waitForMerges();
+      merger.waitForMerges();
       synchronized (lock) {
         State s = state;
         wal.clear();
@@ -816,109 +663,15 @@ public final class MergeTreeTable implements AutoCloseable {
 
   /** Starts background merges the selector finds worthwhile (no-op when background is off). */
   public void scheduleMerges() {
-    if (!ctx.backgroundEnabled() || mergesStopped || closed || readOnly) {
-      return;
-    }
-    List<PartRef> chosen;
-    synchronized (lock) {
-      chosen = selectMergeLocked();
-      if (chosen.isEmpty()) {
-        return;
-      }
-      chosen.forEach(p -> p.setMerging(true));
-    }
-    try {
-      ctx.background().execute(() -> {
-        try {
-          mergeParts(chosen);
-        } catch (Exception e) {
-          if (!closed && !backgroundCancelled) {
-            LOG.warn("Background merge of {} in table {} failed: {}", names(chosen), definition.name(), e.toString());
-          } else {
-            LOG.debug("Background merge of {} in table {} stopped: {}", names(chosen), definition.name(), e.toString());
-          }
-        } finally {
-          chosen.forEach(p -> p.setMerging(false));
-        }
-        scheduleMerges();
-        scheduleMutations();
-      });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      chosen.forEach(p -> p.setMerging(false));
-    }
+    merger.schedule();
   }
 
-  private List<PartRef> selectMergeLocked() {
-    TableSettings ts = definition.tableSettings();
-    Map<String, List<PartRef>> byPartition = new LinkedHashMap<>();
-    for (PartRef p : state.parts()) {
-      byPartition.computeIfAbsent(p.info().partitionId(), k -> new ArrayList<>()).add(p);
-    }
-    for (List<PartRef> ps : byPartition.values()) {
-      List<MergeSelector.Candidate> cands = ps.stream()
-          .map(p -> new MergeSelector.Candidate(p.name(), p.info().bytesOnDisk(), p.info().rows(), p.merging()))
-          .toList();
-      List<MergeSelector.Candidate> sel = MergeSelector.select(cands,
-          (int) ts.getLong(Settings.MAX_PARTS_TO_MERGE_AT_ONCE),
-          ts.getLong(Settings.MAX_BYTES_TO_MERGE_AT_MAX_SPACE),
-          ts.getLong(Settings.MERGE_SELECTOR_BASE));
-      if (!sel.isEmpty()) {
-        Set<String> names = new HashSet<>();
-        sel.forEach(c -> names.add(c.name()));
-        return ps.stream().filter(p -> names.contains(p.name())).toList();
-      }
-    }
-    return List.of();
-  }
-
-  /** Merges parts of one partition into one and commits the swap. */
-  void mergeParts(List<PartRef> sources) throws IOException {
-    TableDefinition def = definition;
-    long minBlock = sources.stream().mapToLong(p -> p.info().minBlock()).min().orElseThrow();
-    long maxBlock = sources.stream().mapToLong(p -> p.info().maxBlock()).max().orElseThrow();
-    int level = sources.stream().mapToInt(p -> p.info().level()).max().orElseThrow() + 1;
-    String pid = sources.get(0).info().partitionId();
-    // Each source gets the mutations it still needs (up to the latest one now); the result's
-    // version then covers them. A mutation committed later still applies to the merged part.
-    Map<PartRef, List<CompiledMutation>> pending = new java.util.IdentityHashMap<>();
-    long dataVersion = sources.stream().mapToLong(p -> p.info().dataVersion()).max().orElseThrow();
-    synchronized (lock) {
-      State s = state;
-      long latest = s.latestLiveMutation();
-      for (PartRef p : sources) {
-        pending.put(p, compiled(s.pendingFor(p.info(), latest)));
-      }
-      if (latest > minBlock) {
-        dataVersion = Math.max(dataVersion, latest);
-      }
-    }
-    String name = PartInfo.partName(pid, minBlock, maxBlock, level, dataVersion);
-    long totalRows = sources.stream().mapToLong(p -> p.info().rows()).sum();
-    RunningMerge rm = new RunningMerge(def.name(), name, names(sources), ctx.clock().millis(), totalRows);
-    running.add(rm);
-    try {
-      Set<String> direct = new HashSet<>();
-      sources.forEach(p -> direct.addAll(p.directStrings()));
-      Runnable seam = duringMerge;
-      PartRef merged = writePart(def, name, pid, minBlock, maxBlock, level, dataVersion, totalRows, direct,
-          w -> {
-            if (seam != null) {
-              seam.run();
-            }
-            PartMerger.merge(def, sources, pending::get, w);
-          }, true);
-      try {
-        commit("merge", List.of(merged), sources, false);
-      } catch (IOException | RuntimeException e) {
-        discard(List.of(merged));
-        throw e;
-      }
-      ctx.events().add(EngineEvents.MERGES, 1);
-      ctx.events().add(EngineEvents.MERGED_ROWS, totalRows);
-      LOG.debug("Merged {} into {} ({} rows)", names(sources), name, totalRows);
-    } finally {
-      running.remove(rm);
-    }
+  /**
+   * OPTIMIZE TABLE: flushes the buffer, then merges now. With {@code fin}, each partition ends
+   * as one part; without, merges run until the selector finds nothing more.
+   */
+  public void optimize(boolean fin) throws IOException {
+    merger.optimize(fin);
   }
 
   List<CompiledMutation> compiled(List<MutationEntry> entries) {
@@ -927,74 +680,6 @@ public final class MergeTreeTable implements AutoCloseable {
       out.add(m.compiled(ctx.mutationCompiler(), definition.schema()));
     }
     return out;
-  }
-
-  private static List<String> names(List<PartRef> ps) {
-    return ps.stream().map(PartRef::name).toList();
-  }
-
-  /** Tests only: runs in each merge after its part file is opened, before it writes rows. */
-  volatile Runnable duringMerge;
-
-  /** Tests only: runs in OPTIMIZE between its wait for merges and its choice of parts. */
-  volatile Runnable beforeOptimizeChoice;
-
-  /**
-   * OPTIMIZE TABLE: flushes the buffer, then merges now. With {@code fin}, each partition ends
-   * as one part; without, merges run until the selector finds nothing more.
-   */
-  public void optimize(boolean fin) throws IOException {
-    ensureWritable();
-    flush();
-    waitForMerges();
-    while (true) {
-      Runnable seam = beforeOptimizeChoice;
-      if (seam != null) {
-        seam.run();
-      }
-      List<PartRef> chosen;
-      synchronized (lock) {
-        if (fin && state.parts().stream().anyMatch(PartRef::merging)) {
-          // a background merge started after the wait: merging its parts too would write the same
-          // part name twice, and the loser's clean-up would delete the winner's file
-          chosen = null;
-        } else if (fin) {
-          Map<String, List<PartRef>> byPartition = new LinkedHashMap<>();
-          for (PartRef p : state.parts()) {
-            byPartition.computeIfAbsent(p.info().partitionId(), k -> new ArrayList<>()).add(p);
-          }
-          chosen = byPartition.values().stream().filter(l -> l.size() > 1).findFirst().orElse(List.of());
-        } else {
-          chosen = selectMergeLocked();
-        }
-        if (chosen != null && chosen.isEmpty()) {
-          return;
-        }
-        if (chosen != null) {
-          chosen.forEach(p -> p.setMerging(true));
-        }
-      }
-      if (chosen == null) {
-        waitForMerges();
-        continue;
-      }
-      try {
-        mergeParts(chosen);
-      } finally {
-        chosen.forEach(p -> p.setMerging(false));
-      }
-    }
-  }
-
-  private void waitForMerges() {
-    while (!running.isEmpty() || state.parts().stream().anyMatch(PartRef::merging)) {
-      try {
-        Thread.sleep(5);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("Interrupted while waiting for merges", e);
-      }
-    }
   }
 
   // ---------------------------------------------------------------- checks
@@ -1135,7 +820,7 @@ public final class MergeTreeTable implements AutoCloseable {
       return;
     }
     mergesStopped = true;
-    waitForMerges();
+    merger.waitForMerges();
     closed = true;
     try {
       io.delete(DEFINITION_FILE); // first: no node attaches a table being dropped

@@ -7,12 +7,12 @@ import dev.travertine.mergetree.mutation.MutationRecord;
 import dev.travertine.mergetree.mutation.PartRewriter;
 import dev.travertine.mergetree.part.PartInfo;
 import dev.travertine.mergetree.part.PartRef;
-import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.schema.TableDefinition;
 import dev.travertine.mergetree.settings.Settings;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.Predicate;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -284,18 +284,18 @@ final class TableMutations {
     }
     String name = PartInfo.partName(info.partitionId(), info.minBlock(), info.maxBlock(), info.level(), version);
     long[] kept = new long[1];
-    PartRef written = t.writePart(def, name, info.partitionId(), info.minBlock(), info.maxBlock(), info.level(),
+    PartRef written = t.partWriter.writePart(def, name, info.partitionId(), info.minBlock(), info.maxBlock(), info.level(),
         version, info.rows(), part.directStrings(), w -> kept[0] = PartRewriter.rewriteRows(def, part, mutations, w),
         true);
     List<PartRef> add = kept[0] == 0 ? List.of() : List.of(written);
     try {
       t.commit("mutation", add, List.of(part), false);
     } catch (IOException | RuntimeException e) {
-      t.discard(List.of(written));
+      t.partWriter.discard(List.of(written));
       throw e;
     }
     if (kept[0] == 0) {
-      t.discard(List.of(written)); // every row deleted: the part just goes
+      t.partWriter.discard(List.of(written)); // every row deleted: the part just goes
     }
     t.ctx.events().add(EngineEvents.MUTATED_PARTS, 1);
     t.ctx.events().add(EngineEvents.MUTATED_ROWS, info.rows());

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.mutation.MutationCommand;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.schema.TableDefinition;
+import dev.travertine.vector.Batch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,15 +1,15 @@
 package dev.travertine.mergetree;
 
-import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
-import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableDefinition;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.Predicate;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;

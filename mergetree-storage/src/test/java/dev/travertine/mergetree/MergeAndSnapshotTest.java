@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.travertine.mergetree.merge.MergeSelector;
 import dev.travertine.mergetree.part.PartInfo;
-import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.schema.TableDefinition;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.Predicate;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -39,7 +39,7 @@ class MergeCancellationTest {
       }
       assertEquals(parts, t.activeParts().size());
       // The merge holds still once its part file is open, until the database starts closing.
-      t.duringMerge = () -> {
+      t.merger.duringMerge = () -> {
         mergeStarted.countDown();
         while (!t.backgroundCancelled) {
           Thread.onSpinWait();

@@ -92,7 +92,7 @@ class MergeInvariantTest {
       long[] rows = {insert(t, rnd, 20)}; // block 1
       assertEquals(0, bg.pending());
       java.util.concurrent.atomic.AtomicBoolean fired = new java.util.concurrent.atomic.AtomicBoolean();
-      t.beforeOptimizeChoice = () -> {
+      t.merger.beforeOptimizeChoice = () -> {
         if (fired.compareAndSet(false, true)) {
           try {
             rows[0] += insert(t, rnd, 20); // block 2: blocks 1 and 2 are chosen for a merge and wait in the queue

@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.scan.ScanPlan;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.PartitionExpression;
 import dev.travertine.mergetree.schema.TableDefinition;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.Predicate;
 import dev.travertine.vector.TypeKind;
 import java.nio.file.Path;
 import java.util.List;

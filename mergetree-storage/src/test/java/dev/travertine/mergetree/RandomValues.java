@@ -1,8 +1,8 @@
 package dev.travertine.mergetree;
 
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
 import dev.travertine.vector.TypeKind;
 import java.math.BigDecimal;
 import java.math.BigInteger;

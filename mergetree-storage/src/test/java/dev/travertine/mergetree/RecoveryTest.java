@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableDefinition;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
 import dev.travertine.vector.TypeKind;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;

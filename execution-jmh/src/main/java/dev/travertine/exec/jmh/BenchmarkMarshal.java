@@ -1,12 +1,12 @@
 package dev.travertine.exec.jmh;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.vector.Vectors;
-import dev.travertine.vector.DataType;
-import dev.travertine.vector.TypeKind;
 import dev.travertine.rpc.block.BlockReader;
 import dev.travertine.rpc.block.BlockWriter;
 import dev.travertine.rpc.block.Codec;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;

@@ -1,6 +1,6 @@
 package dev.travertine.exec.join;
 
-import dev.travertine.mergetree.scan.Predicate;
+import dev.travertine.vector.Predicate;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.util.ArrayList;
 import java.util.Arrays;

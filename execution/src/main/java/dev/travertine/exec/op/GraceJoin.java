@@ -5,6 +5,7 @@ import dev.travertine.exec.join.HashJoinProbe;
 import dev.travertine.exec.join.HashPartitions;
 import dev.travertine.exec.join.JoinTable;
 import dev.travertine.vector.Batch;
+import dev.travertine.vector.BatchIterator;
 import dev.travertine.vector.DataType;
 import java.io.IOException;
 import java.util.ArrayList;

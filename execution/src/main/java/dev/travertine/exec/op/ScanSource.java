@@ -1,7 +1,8 @@
 package dev.travertine.exec.op;
 
-import dev.travertine.vector.RowFilter;
+import dev.travertine.vector.BatchIterator;
 import dev.travertine.vector.BatchStage;
+import dev.travertine.vector.RowFilter;
 
 /**
  * Where a fragment's rows come from: a table scan (the caller knows the table, snapshot and read
@@ -23,7 +24,7 @@ public interface ScanSource {
    * granules with it and drop the rows that fail it. This default ignores it.
    */
   default BatchIterator open(BatchStage.Factory stages, long limit, RowFilter prewhere,
-      dev.travertine.mergetree.scan.Predicate narrowing) throws java.io.IOException {
+      dev.travertine.vector.Predicate narrowing) throws java.io.IOException {
     return open(stages, limit, prewhere);
   }
 

@@ -1,10 +1,10 @@
 package dev.travertine.exec.op;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.vector.Vectors;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.DataType;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import it.unimi.dsi.fastutil.longs.LongArrays;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.travertine.exec.op;
 
+import dev.travertine.vector.BatchIterator;
 import dev.travertine.vector.DataType;
 import java.io.Closeable;
 import java.io.IOException;

@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.travertine.exec.agg.AggCall.AggFunction;
 import dev.travertine.exec.Columns;
+import dev.travertine.exec.agg.AggCall.AggFunction;
 import dev.travertine.exec.op.MemoryTracker;
 import dev.travertine.exec.op.VectorFixtures;
 import dev.travertine.exec.op.VectorFixtures.Col;

@@ -1,9 +1,9 @@
 package dev.travertine.exec.expr;
 
-import dev.travertine.vector.Vectors;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.DataType;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.mergetree.scan.Predicate;
+import dev.travertine.vector.Predicate;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;

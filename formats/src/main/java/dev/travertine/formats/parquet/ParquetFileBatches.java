@@ -1,12 +1,12 @@
 package dev.travertine.formats.parquet;
 
+import dev.travertine.mergetree.block.Block;
 import dev.travertine.mergetree.block.OrcBatches;
 import dev.travertine.mergetree.schema.OrcTypes;
-import dev.travertine.mergetree.block.Block;
-import dev.travertine.vector.Vectors;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;

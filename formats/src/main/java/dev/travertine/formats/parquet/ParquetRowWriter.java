@@ -1,7 +1,7 @@
 package dev.travertine.formats.parquet;
 
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
 import java.io.Closeable;
 import java.io.IOException;
 import java.math.BigDecimal;

@@ -1,8 +1,8 @@
 package dev.travertine.mergetree.block;
 
-import dev.travertine.vector.Vectors;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.Vectors;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;

@@ -1,7 +1,7 @@
 package dev.travertine.mergetree.block;
 
-import dev.travertine.vector.Vectors;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.util.Arrays;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;

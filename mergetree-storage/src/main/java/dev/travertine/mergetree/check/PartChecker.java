@@ -1,10 +1,9 @@
 package dev.travertine.mergetree.check;
 
-import dev.travertine.mergetree.block.OrcBatches;
 import dev.travertine.io.FileIO;
 import dev.travertine.io.RandomAccessInput;
 import dev.travertine.io.hadoop.FileIOFileSystem;
-import dev.travertine.vector.Vectors;
+import dev.travertine.mergetree.block.OrcBatches;
 import dev.travertine.mergetree.part.GranuleIndex;
 import dev.travertine.mergetree.part.PartInfo;
 import dev.travertine.mergetree.part.PartReader;
@@ -12,6 +11,7 @@ import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.schema.TableDefinition;
 import dev.travertine.mergetree.schema.TableSchema;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;

@@ -1,20 +1,20 @@
 package dev.travertine.mergetree.merge;
 
-import dev.travertine.vector.Vectors;
+import dev.travertine.mergetree.mutation.CompiledMutation;
+import dev.travertine.mergetree.mutation.Mutations;
+import dev.travertine.mergetree.part.PartReader;
 import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.part.PartWriter;
 import dev.travertine.mergetree.schema.TableDefinition;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.function.Function;
-import dev.travertine.mergetree.mutation.CompiledMutation;
-import dev.travertine.mergetree.mutation.Mutations;
 import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
-import dev.travertine.mergetree.part.PartReader;
 
 /**
  * Merges sorted parts into one sorted stream: a k-way merge on the sort key, ties broken by

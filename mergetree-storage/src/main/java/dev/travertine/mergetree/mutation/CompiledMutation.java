@@ -1,6 +1,6 @@
 package dev.travertine.mergetree.mutation;
 
-import dev.travertine.mergetree.scan.Predicate;
+import dev.travertine.vector.Predicate;
 import java.util.BitSet;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 

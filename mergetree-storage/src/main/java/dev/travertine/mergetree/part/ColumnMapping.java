@@ -1,11 +1,11 @@
 package dev.travertine.mergetree.part;
 
-import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.vector.DataType;
-import dev.travertine.vector.TypeKind;
+import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.mergetree.scan.StatsView;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.StatsView;
+import dev.travertine.vector.TypeKind;
 import java.util.List;
 import java.util.Locale;
 import org.apache.orc.TypeDescription;

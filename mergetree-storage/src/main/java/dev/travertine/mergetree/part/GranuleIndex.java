@@ -1,9 +1,9 @@
 package dev.travertine.mergetree.part;
 
-import dev.travertine.vector.Vectors;
-import dev.travertine.mergetree.scan.StatsView;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.StatsView;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

@@ -1,10 +1,10 @@
 package dev.travertine.mergetree.part;
 
 import dev.travertine.io.hadoop.FileIOFileSystem;
-import dev.travertine.vector.RowFilter;
-import dev.travertine.vector.Vectors;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.RowFilter;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.io.IOException;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;

@@ -1,12 +1,12 @@
 package dev.travertine.mergetree.part;
 
-import dev.travertine.mergetree.block.OrcBatches;
 import dev.travertine.io.FileIO;
 import dev.travertine.io.OutputFile;
 import dev.travertine.mergetree.block.Block;
-import dev.travertine.vector.Vectors;
+import dev.travertine.mergetree.block.OrcBatches;
 import dev.travertine.mergetree.schema.TableSchema;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;

@@ -1,10 +1,10 @@
 package dev.travertine.mergetree.scan;
 
-import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.mergetree.EngineEvents;
 import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.part.PartWriter;
 import dev.travertine.mergetree.schema.Column;
+import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.mergetree.schema.TableSchema;
 import java.util.Arrays;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;

@@ -1,7 +1,8 @@
 package dev.travertine.mergetree.scan;
 
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.Predicate;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import org.apache.hadoop.hive.ql.io.sarg.PredicateLeaf;

@@ -7,6 +7,8 @@ import dev.travertine.mergetree.part.PartInfo;
 import dev.travertine.mergetree.part.PartRef;
 import dev.travertine.mergetree.part.ValueCodec;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.Predicate;
+import dev.travertine.vector.StatsView;
 import java.util.ArrayList;
 import java.util.List;
 

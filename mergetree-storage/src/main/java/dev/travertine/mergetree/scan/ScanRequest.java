@@ -1,6 +1,7 @@
 package dev.travertine.mergetree.scan;
 
 import dev.travertine.vector.BatchStage;
+import dev.travertine.vector.Predicate;
 import dev.travertine.vector.RowFilter;
 
 /**

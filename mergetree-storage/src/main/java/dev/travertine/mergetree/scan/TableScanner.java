@@ -1,20 +1,22 @@
 package dev.travertine.mergetree.scan;
 
-import dev.travertine.mergetree.block.OrcBatches;
 import dev.travertine.mergetree.EngineContext;
 import dev.travertine.mergetree.EngineEvents;
 import dev.travertine.mergetree.TableSnapshot;
 import dev.travertine.mergetree.block.Block;
 import dev.travertine.mergetree.block.IntSort;
-import dev.travertine.vector.Batch;
-import dev.travertine.vector.BatchStage;
-import dev.travertine.vector.Vectors;
+import dev.travertine.mergetree.block.OrcBatches;
 import dev.travertine.mergetree.mutation.CompiledMutation;
 import dev.travertine.mergetree.mutation.Mutations;
-import dev.travertine.vector.RowFilter;
 import dev.travertine.mergetree.part.PartWriter;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.BatchIterator;
+import dev.travertine.vector.BatchStage;
+import dev.travertine.vector.Predicate;
+import dev.travertine.vector.RowFilter;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -41,7 +43,7 @@ import org.apache.hadoop.hive.ql.io.sarg.SearchArgument;
  * PrefetchWindow}; ordered scans merge the sorted parts on the sort key. Not thread-safe for the
  * consumer; close it when done.
  */
-public final class TableScanner implements AutoCloseable {
+public final class TableScanner implements BatchIterator {
   final TableSnapshot snapshot;
   final ScanRequest request;
   final EngineContext ctx;

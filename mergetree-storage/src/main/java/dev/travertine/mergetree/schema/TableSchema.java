@@ -2,6 +2,8 @@ package dev.travertine.mergetree.schema;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.Fields;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -9,7 +11,7 @@ import java.util.Set;
 import org.apache.orc.TypeDescription;
 
 /** The ordered columns of a table. */
-public record TableSchema(List<Column> columns) {
+public record TableSchema(List<Column> columns) implements Fields {
   @JsonCreator
   public TableSchema(@JsonProperty("columns") List<Column> columns) {
     if (columns == null || columns.isEmpty()) {
@@ -35,6 +37,16 @@ public record TableSchema(List<Column> columns) {
   public Column column(int i) {
     return columns.get(i);
   }
+  @Override
+  public String name(int column) {
+    return column(column).name();
+  }
+
+  @Override
+  public DataType type(int column) {
+    return column(column).type();
+  }
+
 
   /** Index of a column by name (exact match first, then case-insensitive), or -1. */
   public int indexOf(String name) {

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.vector.Vectors;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.Vectors;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

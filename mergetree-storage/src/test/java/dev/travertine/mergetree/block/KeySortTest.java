@@ -3,10 +3,10 @@ package dev.travertine.mergetree.block;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.vector.Vectors;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.travertine.vector.Vectors;
-import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.mergetree.scan.StatsView;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.Predicate;
+import dev.travertine.vector.StatsView;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;

@@ -1,7 +1,7 @@
 package dev.travertine.mergetree.part;
 
-import dev.travertine.mergetree.block.OrcBatches;
 import dev.travertine.mergetree.RandomValues;
+import dev.travertine.mergetree.block.OrcBatches;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,12 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.travertine.io.FileIO;
 import dev.travertine.io.local.LocalFileIO;
 import dev.travertine.mergetree.block.Block;
-import dev.travertine.vector.Vectors;
-import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.schema.Column;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.Predicate;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;

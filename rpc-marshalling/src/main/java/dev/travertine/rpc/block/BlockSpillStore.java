@@ -1,8 +1,8 @@
 package dev.travertine.rpc.block;
 
-import dev.travertine.exec.op.BatchIterator;
 import dev.travertine.exec.op.SpillStore;
 import dev.travertine.vector.Batch;
+import dev.travertine.vector.BatchIterator;
 import dev.travertine.vector.DataType;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;

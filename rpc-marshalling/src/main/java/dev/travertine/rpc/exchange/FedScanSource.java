@@ -1,18 +1,18 @@
 package dev.travertine.rpc.exchange;
 
-import dev.travertine.exec.op.BatchIterator;
 import dev.travertine.exec.op.ScanSource;
 import dev.travertine.exec.op.Workers;
 import dev.travertine.mergetree.EngineContext;
 import dev.travertine.mergetree.TableSnapshot;
-import dev.travertine.vector.RowFilter;
-import dev.travertine.vector.BatchStage;
-import dev.travertine.mergetree.scan.Predicate;
 import dev.travertine.mergetree.scan.ScanRequest;
 import dev.travertine.mergetree.scan.TableScanner;
 import dev.travertine.mergetree.scan.TaskFeed;
 import dev.travertine.mergetree.settings.SessionSettings;
 import dev.travertine.mergetree.settings.Settings;
+import dev.travertine.vector.BatchIterator;
+import dev.travertine.vector.BatchStage;
+import dev.travertine.vector.Predicate;
+import dev.travertine.vector.RowFilter;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**

@@ -1,6 +1,5 @@
 package dev.travertine.rpc.exchange;
 
-import dev.travertine.exec.op.BatchIterator;
 import dev.travertine.exec.op.Fragment;
 import dev.travertine.exec.op.FragmentRunner;
 import dev.travertine.exec.op.MemoryTracker;
@@ -15,16 +14,17 @@ import dev.travertine.mergetree.TableSnapshot;
 import dev.travertine.mergetree.part.OrcSupport;
 import dev.travertine.mergetree.part.PartInfo;
 import dev.travertine.mergetree.part.PartRef;
-import dev.travertine.vector.BatchStage;
-import dev.travertine.mergetree.scan.Predicate;
-import dev.travertine.vector.Batch;
 import dev.travertine.mergetree.scan.TaskFeed;
-import dev.travertine.vector.DataType;
 import dev.travertine.mergetree.settings.SessionSettings;
 import dev.travertine.mergetree.settings.Setting;
 import dev.travertine.mergetree.settings.Settings;
 import dev.travertine.rpc.block.BlockWriter;
 import dev.travertine.rpc.block.Codec;
+import dev.travertine.vector.Batch;
+import dev.travertine.vector.BatchIterator;
+import dev.travertine.vector.BatchStage;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.Predicate;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.vector.Vectors;
 import dev.travertine.vector.DataType;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

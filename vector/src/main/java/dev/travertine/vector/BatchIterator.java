@@ -1,6 +1,5 @@
-package dev.travertine.exec.op;
+package dev.travertine.vector;
 
-import dev.travertine.vector.Batch;
 import java.io.IOException;
 
 /** A stream of batches; each is valid until the next call. Close it when done. */
@@ -11,18 +10,19 @@ public interface BatchIterator extends AutoCloseable {
   @Override
   void close() throws IOException;
 
-  /** The batches of a table scan; {@code beforeClose} (null = nothing) runs when it closes, before the scan does. */
-  static BatchIterator of(dev.travertine.mergetree.scan.TableScanner scan, Runnable beforeClose) {
+  /** {@code batches}, with {@code beforeClose} (null = nothing) run when it closes, before they close. */
+  static BatchIterator of(BatchIterator batches, Runnable beforeClose) {
+    if (beforeClose == null) {
+      return batches;
+    }
     return new BatchIterator() {
       @Override public Batch next() throws IOException {
-        return scan.next();
+        return batches.next();
       }
 
       @Override public void close() throws IOException {
-        if (beforeClose != null) {
-          beforeClose.run();
-        }
-        scan.close();
+        beforeClose.run();
+        batches.close();
       }
     };
   }

@@ -1,11 +1,7 @@
-package dev.travertine.mergetree.scan;
+package dev.travertine.vector;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import dev.travertine.vector.Vectors;
-import dev.travertine.vector.DataType;
-import dev.travertine.mergetree.schema.TableSchema;
-import dev.travertine.vector.TypeKind;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -72,10 +68,10 @@ public sealed interface Predicate {
   int filter(ColumnVector[] cols, int[] sel, int n);
 
   /** Fixes constant types to the columns' storage representations; throws on impossible ones. */
-  Predicate bind(TableSchema schema);
+  Predicate bind(Fields schema);
 
   /** Renders with column names, for EXPLAIN. */
-  String describe(TableSchema schema);
+  String describe(Fields schema);
 
   /** {@code column op value}. */
   record Compare(int column, Op op, Object value) implements Predicate {
@@ -227,13 +223,13 @@ public sealed interface Predicate {
     }
 
     @Override
-    public Predicate bind(TableSchema schema) {
-      return new Compare(column, op, coerce(schema.column(column).type(), value));
+    public Predicate bind(Fields schema) {
+      return new Compare(column, op, coerce(schema.type(column), value));
     }
 
     @Override
-    public String describe(TableSchema schema) {
-      return schema.column(column).name() + " " + op.sql + " " + literal(value);
+    public String describe(Fields schema) {
+      return schema.name(column) + " " + op.sql + " " + literal(value);
     }
   }
 
@@ -277,8 +273,8 @@ public sealed interface Predicate {
     }
 
     @Override
-    public Predicate bind(TableSchema schema) {
-      DataType t = schema.column(column).type();
+    public Predicate bind(Fields schema) {
+      DataType t = schema.type(column);
       List<Object> vs = new ArrayList<>();
       for (Object v : values) {
         vs.add(coerce(t, v));
@@ -287,8 +283,8 @@ public sealed interface Predicate {
     }
 
     @Override
-    public String describe(TableSchema schema) {
-      StringBuilder sb = new StringBuilder(schema.column(column).name()).append(" IN (");
+    public String describe(Fields schema) {
+      StringBuilder sb = new StringBuilder(schema.name(column)).append(" IN (");
       for (int i = 0; i < values.size(); i++) {
         sb.append(i > 0 ? ", " : "").append(literal(values.get(i)));
       }
@@ -326,13 +322,13 @@ public sealed interface Predicate {
     }
 
     @Override
-    public Predicate bind(TableSchema schema) {
+    public Predicate bind(Fields schema) {
       return this;
     }
 
     @Override
-    public String describe(TableSchema schema) {
-      return schema.column(column).name() + (negated ? " IS NOT NULL" : " IS NULL");
+    public String describe(Fields schema) {
+      return schema.name(column) + (negated ? " IS NOT NULL" : " IS NULL");
     }
   }
 
@@ -365,12 +361,12 @@ public sealed interface Predicate {
     }
 
     @Override
-    public Predicate bind(TableSchema schema) {
+    public Predicate bind(Fields schema) {
       return new And(children.stream().map(c -> c.bind(schema)).toList());
     }
 
     @Override
-    public String describe(TableSchema schema) {
+    public String describe(Fields schema) {
       return "AND(" + String.join(", ", children.stream().map(c -> c.describe(schema)).toList()) + ")";
     }
   }
@@ -398,12 +394,12 @@ public sealed interface Predicate {
     }
 
     @Override
-    public Predicate bind(TableSchema schema) {
+    public Predicate bind(Fields schema) {
       return new Or(children.stream().map(c -> c.bind(schema)).toList());
     }
 
     @Override
-    public String describe(TableSchema schema) {
+    public String describe(Fields schema) {
       return "OR(" + String.join(", ", children.stream().map(c -> c.describe(schema)).toList()) + ")";
     }
   }

@@ -1,4 +1,4 @@
-package dev.travertine.mergetree.scan;
+package dev.travertine.vector;
 
 /**
  * Min/max statistics of some rows (a part, or one granule of a part), by table column index,
