@@ -1,6 +1,7 @@
 package dev.travertine.exec;
 
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.Decimals;
 import dev.travertine.vector.TypeKind;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -39,6 +40,12 @@ public final class Columns {
    * gather puts the source's objects in by reference, as it does with strings' bytes. A join's
    * output then allocates one array per decimal column, not one object per value.
    */
+  public static ColumnVector gatherTarget(DataType type, int size, ColumnVector source) {
+    return type.kind() == TypeKind.DECIMAL && Decimals.scaled(source) ? Decimals.newScaled(Math.max(1, size), type)
+        : gatherTarget(type, size);
+  }
+
+  /** As {@link #gatherTarget(DataType, int, ColumnVector)} for a source of decimal objects. */
   public static ColumnVector gatherTarget(DataType type, int size) {
     if (type.kind() != TypeKind.DECIMAL) {
       return newVector(type, size);

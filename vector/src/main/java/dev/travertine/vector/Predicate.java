@@ -10,6 +10,7 @@ import java.util.List;
 import org.apache.hadoop.hive.common.type.HiveDecimal;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.Decimal64ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
@@ -195,6 +196,22 @@ public sealed interface Predicate {
           }
         }
         return out;
+      }
+      if (v instanceof Decimal64ColumnVector dv && value instanceof BigDecimal b) {
+        Long c = scaledExactly(b, dv.scale);
+        if (c != null) {
+          // scaled longs compared as longs
+          long cc = c;
+          long[] a = dv.vector;
+          for (int k = 0; k < n; k++) {
+            int r = sel[k];
+            int i = v.isRepeating ? 0 : r;
+            if ((v.noNulls || !v.isNull[i]) && op.test(Long.compare(a[i], cc))) {
+              sel[out++] = r;
+            }
+          }
+          return out;
+        }
       }
       HiveDecimal hd = v instanceof DecimalColumnVector && value instanceof BigDecimal b ? HiveDecimal.create(b) : null;
       if (hd != null) {
@@ -422,6 +439,15 @@ public sealed interface Predicate {
       }
     }
     return out;
+  }
+
+  /** {@code b} as an unscaled long at {@code scale}, or null when it has more digits or does not fit. */
+  private static Long scaledExactly(BigDecimal b, int scale) {
+    try {
+      return b.setScale(scale, java.math.RoundingMode.UNNECESSARY).unscaledValue().longValueExact();
+    } catch (ArithmeticException e) {
+      return null;
+    }
   }
 
   private static TypeKind kindOf(ColumnVector v, Object value) {

@@ -3,10 +3,8 @@ package dev.travertine.vector;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
-import org.apache.hadoop.hive.common.type.HiveDecimal;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
-import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
@@ -51,12 +49,8 @@ public final class Vectors {
         return (float) ((DoubleColumnVector) v).vector[i];
       case DOUBLE:
         return ((DoubleColumnVector) v).vector[i];
-      case DECIMAL: {
-        // HiveDecimal drops trailing zeros; the value keeps its column's scale (DECIMAL(10, 2) 1.50, not 1.5).
-        DecimalColumnVector d = (DecimalColumnVector) v;
-        BigDecimal x = d.vector[i].getHiveDecimal().bigDecimalValue();
-        return x.scale() < d.scale ? x.setScale(d.scale) : x;
-      }
+      case DECIMAL:
+        return Decimals.big(v, i);
       case CHAR:
       case VARCHAR:
         return string((BytesColumnVector) v, i);
@@ -85,10 +79,7 @@ public final class Vectors {
       case REAL, DOUBLE -> ((DoubleColumnVector) v).vector[row] = ((Number) value).doubleValue();
       case DECIMAL -> {
         BigDecimal bd = value instanceof BigDecimal d ? d : new BigDecimal(value.toString());
-        HiveDecimal hd = HiveDecimal.create(bd);
-        DecimalColumnVector dv = (DecimalColumnVector) v;
-        dv.set(row, hd);
-        if (dv.isNull[row]) {
+        if (!Decimals.set(v, row, bd)) {
           throw new IllegalArgumentException("Value " + bd + " does not fit " + type);
         }
       }
@@ -144,7 +135,7 @@ public final class Vectors {
       case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DATE ->
           ((LongColumnVector) dst).vector[dstRow] = ((LongColumnVector) src).vector[i];
       case REAL, DOUBLE -> ((DoubleColumnVector) dst).vector[dstRow] = ((DoubleColumnVector) src).vector[i];
-      case DECIMAL -> ((DecimalColumnVector) dst).set(dstRow, ((DecimalColumnVector) src).vector[i]);
+      case DECIMAL -> Decimals.copy(src, i, dst, dstRow);
       case CHAR, VARCHAR -> {
         BytesColumnVector s = (BytesColumnVector) src;
         ((BytesColumnVector) dst).setVal(dstRow, s.vector[i], s.start[i], s.length[i]);
@@ -219,7 +210,7 @@ public final class Vectors {
       case REAL, DOUBLE:
         return Double.compare(((DoubleColumnVector) a).vector[i], ((DoubleColumnVector) b).vector[j]);
       case DECIMAL:
-        return ((DecimalColumnVector) a).vector[i].compareTo(((DecimalColumnVector) b).vector[j]);
+        return Decimals.compare(a, i, b, j);
       case CHAR, VARCHAR: {
         BytesColumnVector x = (BytesColumnVector) a;
         BytesColumnVector y = (BytesColumnVector) b;

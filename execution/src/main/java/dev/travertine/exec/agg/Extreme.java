@@ -7,6 +7,7 @@ import java.util.List;
 import org.apache.hadoop.hive.common.type.HiveDecimal;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.Decimal64ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
@@ -319,6 +320,21 @@ abstract class Extreme extends AggState {
     }
 
     @Override void add(ColumnVector arg, int[] sel, int[] gid, int n) {
+      if (arg instanceof Decimal64ColumnVector a) {
+        // scaled longs: compared as longs, a HiveDecimal made only for a group's new best
+        for (int k = 0; k < n; k++) {
+          int r = a.isRepeating ? 0 : sel[k];
+          if (a.noNulls || !a.isNull[r]) {
+            int g = gid[k];
+            long x = a.vector[r];
+            if (!has[g] || better(HiveDecimal.create(x, a.scale).compareTo(values[g]))) {
+              values[g] = HiveDecimal.create(x, a.scale);
+              has[g] = true;
+            }
+          }
+        }
+        return;
+      }
       DecimalColumnVector a = (DecimalColumnVector) arg;
       for (int k = 0; k < n; k++) {
         int r = a.isRepeating ? 0 : sel[k];

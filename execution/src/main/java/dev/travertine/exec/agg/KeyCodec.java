@@ -1,6 +1,7 @@
 package dev.travertine.exec.agg;
 
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.Decimals;
 import dev.travertine.vector.TypeKind;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -97,7 +98,7 @@ public final class KeyCodec {
         len += 4 + n;
       }
       case DECIMAL -> {
-        byte[] s = ((DecimalColumnVector) v).vector[r].getHiveDecimal().bigDecimalValue()
+        byte[] s = Decimals.big(v, r)
             .setScale(Math.max(0, types[c].scale())).toPlainString().getBytes(StandardCharsets.US_ASCII);
         ensure(4 + s.length);
         INTS.set(buf, len, s.length);

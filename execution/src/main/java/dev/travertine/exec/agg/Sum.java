@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hive.common.type.HiveDecimal;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.Decimal64ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
@@ -331,6 +332,14 @@ abstract class Sum extends AggState {
     }
 
     @Override void add(ColumnVector arg, int[] sel, int[] gid, int n) {
+      if (arg instanceof Decimal64ColumnVector d && d.scale == scale()) {
+        addScaled(d, sel, gid, n);
+        return;
+      }
+      if (arg instanceof Decimal64ColumnVector) {
+        throw new IllegalStateException("DECIMAL vector at scale " + ((Decimal64ColumnVector) arg).scale
+            + " summed at scale " + scale());
+      }
       DecimalColumnVector a = (DecimalColumnVector) arg;
       int s = scale();
       boolean checked = !ScaledDecimals.alwaysFits(in, s);
@@ -344,6 +353,30 @@ abstract class Sum extends AggState {
           long t = ScaledDecimals.add(sums[g], x);
           if (t == ScaledDecimals.NO_FIT) {
             spill(g, x == ScaledDecimals.NO_FIT ? a.vector[r].getHiveDecimal().bigDecimalValue() : BigDecimal.valueOf(x, s));
+          } else {
+            sums[g] = t;
+          }
+          counts[g]++;
+        }
+      }
+    }
+
+    /** Scaled longs at the sum's scale: added as they are. */
+    private void addScaled(Decimal64ColumnVector a, int[] sel, int[] gid, int n) {
+      int s = scale();
+      long[] v = a.vector;
+      long[] sums = this.sums;
+      long[] counts = this.counts;
+      boolean noNulls = a.noNulls;
+      boolean rep = a.isRepeating;
+      for (int k = 0; k < n; k++) {
+        int r = rep ? 0 : sel[k];
+        if (noNulls || !a.isNull[r]) {
+          int g = gid[k];
+          long x = v[r];
+          long t = ScaledDecimals.add(sums[g], x);
+          if (t == ScaledDecimals.NO_FIT) { // past 18 digits: the excess goes to the exact part
+            spill(g, BigDecimal.valueOf(x, s));
           } else {
             sums[g] = t;
           }
@@ -422,6 +455,16 @@ abstract class Sum extends AggState {
     }
 
     @Override void addSum(ColumnVector v, int r, int g) {
+      if (v instanceof Decimal64ColumnVector d) {
+        long x = d.vector[r];
+        long t = d.scale == scale() ? ScaledDecimals.add(sums[g], x) : ScaledDecimals.NO_FIT;
+        if (t == ScaledDecimals.NO_FIT) {
+          spill(g, BigDecimal.valueOf(x, d.scale));
+        } else {
+          sums[g] = t;
+        }
+        return;
+      }
       HiveDecimalWritable w = ((DecimalColumnVector) v).vector[r];
       long x = ScaledDecimals.read(w, scale(), true);
       long t = ScaledDecimals.add(sums[g], x);

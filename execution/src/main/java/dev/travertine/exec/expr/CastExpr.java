@@ -3,6 +3,7 @@ package dev.travertine.exec.expr;
 import dev.travertine.exec.Columns;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.Decimals;
 import dev.travertine.vector.TypeKind;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -150,7 +151,7 @@ final class CastExpr extends VecExpr {
     return switch (from) {
       case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT -> ((LongColumnVector) a).vector[i] != 0;
       case REAL, DOUBLE -> ((DoubleColumnVector) a).vector[i] != 0;
-      case DECIMAL -> ((DecimalColumnVector) a).vector[i].signum() != 0;
+      case DECIMAL -> Decimals.signum(a, i) != 0;
       case CHAR, VARCHAR -> TextFormats.parseBoolean(text(a, i));
       default -> throw unsupported();
     };
@@ -179,8 +180,7 @@ final class CastExpr extends VecExpr {
         return t;
       }
       case DECIMAL -> {
-        BigDecimal d = ((DecimalColumnVector) a).vector[i].getHiveDecimal().bigDecimalValue()
-            .setScale(0, RoundingMode.DOWN);
+        BigDecimal d = Decimals.big(a, i).setScale(0, RoundingMode.DOWN);
         if (d.compareTo(BigDecimal.valueOf(max(to))) > 0 || d.compareTo(BigDecimal.valueOf(min(to))) < 0) {
           throw new ArithmeticException("Value " + d + " out of range");
         }
@@ -207,7 +207,7 @@ final class CastExpr extends VecExpr {
     return switch (from) {
       case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT -> ((LongColumnVector) a).vector[i];
       case REAL, DOUBLE -> ((DoubleColumnVector) a).vector[i];
-      case DECIMAL -> ((DecimalColumnVector) a).vector[i].getHiveDecimal().bigDecimalValue().doubleValue();
+      case DECIMAL -> Decimals.toDouble(a, i);
       case CHAR, VARCHAR -> Double.parseDouble(text(a, i).trim());
       default -> throw unsupported();
     };
@@ -223,7 +223,7 @@ final class CastExpr extends VecExpr {
         }
         yield from == TypeKind.REAL ? new BigDecimal(Float.toString((float) d)) : BigDecimal.valueOf(d);
       }
-      case DECIMAL -> ((DecimalColumnVector) a).vector[i].getHiveDecimal().bigDecimalValue();
+      case DECIMAL -> Decimals.big(a, i);
       case CHAR, VARCHAR -> new BigDecimal(text(a, i).trim());
       default -> throw unsupported();
     };
@@ -261,8 +261,7 @@ final class CastExpr extends VecExpr {
       case TINYINT, SMALLINT, INTEGER, BIGINT -> Long.toString(((LongColumnVector) a).vector[i]);
       case DOUBLE -> TextFormats.formatDouble(((DoubleColumnVector) a).vector[i]);
       case REAL -> TextFormats.formatReal(((DoubleColumnVector) a).vector[i]);
-      case DECIMAL -> TextFormats.formatDecimal(((DecimalColumnVector) a).vector[i].getHiveDecimal()
-          .bigDecimalValue().setScale(((DecimalColumnVector) a).scale, RoundingMode.UNNECESSARY));
+      case DECIMAL -> TextFormats.formatDecimal(Decimals.big(a, i));
       case DATE -> TextFormats.formatDate(((LongColumnVector) a).vector[i]);
       case TIMESTAMP -> TextFormats.formatTimestamp(((TimestampColumnVector) a).time[i]);
       case CHAR, VARCHAR -> text(a, i);

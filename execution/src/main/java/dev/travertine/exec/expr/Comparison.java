@@ -3,6 +3,7 @@ package dev.travertine.exec.expr;
 import dev.travertine.exec.Columns;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.Decimals;
 import dev.travertine.vector.TypeKind;
 import java.util.Arrays;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
@@ -158,7 +159,7 @@ final class Comparison extends VecExpr {
     int p = a.isRepeating ? 0 : i;
     int q = b.isRepeating ? 0 : i;
     if (repr == Repr.DECIMAL) {
-      return ((DecimalColumnVector) a).vector[p].compareTo(((DecimalColumnVector) b).vector[q]);
+      return Decimals.compare(a, p, b, q);
     }
     BytesColumnVector x = (BytesColumnVector) a;
     BytesColumnVector y = (BytesColumnVector) b;

@@ -4,10 +4,12 @@ import dev.travertine.exec.Columns;
 import dev.travertine.exec.ScaledDecimals;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.Decimals;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import org.apache.hadoop.hive.common.type.HiveDecimal;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.Decimal64ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 
@@ -34,19 +36,18 @@ final class DecimalArithmetic extends VecExpr {
   @Override ColumnVector eval(Batch batch) {
     int n = batch.size();
     int[] sel = batch.sel();
+    if (n > 0 && scalable()) {
+      LongColumnVector x = scaled(batch);
+      if (x != null) {
+        return x; // scaled longs at the type's scale: a Decimal64ColumnVector (see Decimals)
+      }
+    }
     DecimalColumnVector r = Columns.selectedDecimals(type, Vecs.capacity(batch), sel, n);
     if (n == 0) {
       return r;
     }
-    if (scalable()) {
-      LongColumnVector x = scaled(batch);
-      if (x != null) {
-        write(x, r, batch);
-        return r;
-      }
-    }
-    DecimalColumnVector a = (DecimalColumnVector) left.eval(batch);
-    DecimalColumnVector b = right == null ? null : (DecimalColumnVector) right.eval(batch);
+    ColumnVector a = left.eval(batch);
+    ColumnVector b = right == null ? null : right.eval(batch);
     boolean rep = a.isRepeating && (b == null || b.isRepeating);
     int m = rep ? 1 : n;
     if (rep) {
@@ -58,8 +59,8 @@ final class DecimalArithmetic extends VecExpr {
         Vecs.setNull(r, i);
         continue;
       }
-      BigDecimal u = a.vector[a.isRepeating ? 0 : i].getHiveDecimal().bigDecimalValue();
-      BigDecimal v = b == null ? null : b.vector[b.isRepeating ? 0 : i].getHiveDecimal().bigDecimalValue();
+      BigDecimal u = Decimals.big(a, a.isRepeating ? 0 : i);
+      BigDecimal v = b == null ? null : Decimals.big(b, b.isRepeating ? 0 : i);
       BigDecimal z = switch (op) {
         case PLUS -> u.add(v);
         case MINUS -> u.subtract(v);
@@ -115,7 +116,7 @@ final class DecimalArithmetic extends VecExpr {
     int n = batch.size();
     int[] sel = batch.sel();
     boolean rep = a.isRepeating && b.isRepeating;
-    LongColumnVector r = new LongColumnVector(Vecs.capacity(batch));
+    LongColumnVector r = Decimals.newScaled(Vecs.capacity(batch), type);
     r.isRepeating = rep;
     long[] x = a.vector;
     long[] y = b.vector;
@@ -147,14 +148,18 @@ final class DecimalArithmetic extends VecExpr {
     return r;
   }
 
-  private static LongColumnVector negate(LongColumnVector a, Batch batch) {
+  private LongColumnVector negate(LongColumnVector a, Batch batch) {
+    LongColumnVector r = Decimals.newScaled(Vecs.capacity(batch), type);
+    r.isRepeating = a.isRepeating;
+    r.noNulls = a.noNulls;
     int n = a.isRepeating ? 1 : batch.size();
     int[] sel = batch.sel();
     for (int k = 0; k < n; k++) {
       int i = a.isRepeating ? 0 : sel[k];
-      a.vector[i] = -a.vector[i];
+      r.isNull[i] = a.isNull[i];
+      r.vector[i] = -a.vector[i];
     }
-    return a;
+    return r;
   }
 
   /** An operand as longs at its own scale, or null where a value has no long form. */
@@ -162,8 +167,12 @@ final class DecimalArithmetic extends VecExpr {
     if (e instanceof DecimalArithmetic d && d.scalable()) {
       return d.scaled(batch);
     }
-    DecimalColumnVector v = (DecimalColumnVector) e.eval(batch);
+    ColumnVector ev = e.eval(batch);
     int scale = e.type.scale();
+    if (ev instanceof Decimal64ColumnVector d && d.scale == scale) {
+      return d; // already scaled longs at its scale (read only: never written here)
+    }
+    DecimalColumnVector v = (DecimalColumnVector) ev;
     boolean checked = !ScaledDecimals.alwaysFits(e.type, scale);
     LongColumnVector r = new LongColumnVector(Vecs.capacity(batch));
     r.isRepeating = v.isRepeating;
@@ -183,24 +192,6 @@ final class DecimalArithmetic extends VecExpr {
       r.vector[i] = x;
     }
     return r;
-  }
-
-  /** Scaled longs into the DECIMAL vector, at the type's scale. */
-  private void write(LongColumnVector x, DecimalColumnVector r, Batch batch) {
-    int s = type.scale();
-    boolean rep = x.isRepeating;
-    r.isRepeating = rep;
-    int n = rep ? 1 : batch.size();
-    int[] sel = batch.sel();
-    for (int k = 0; k < n; k++) {
-      int i = rep ? 0 : sel[k];
-      if (!x.noNulls && x.isNull[i]) {
-        Vecs.setNull(r, i);
-      } else {
-        r.isNull[i] = false;
-        r.vector[i].deserialize64(x.vector[i], s);
-      }
-    }
   }
 
   /** Stores a value at the type's scale (truncating), or throws if it does not fit. */

@@ -2,6 +2,7 @@ package dev.travertine.exec.expr;
 
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.Decimals;
 import dev.travertine.vector.TypeKind;
 import it.unimi.dsi.fastutil.doubles.DoubleOpenHashSet;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
@@ -86,8 +87,7 @@ final class InExpr extends VecExpr {
         return strings.contains(ByteBuffer.wrap(b.vector[p], b.start[p], b.length[p]));
       }
       default -> {
-        return decimals.contains(((DecimalColumnVector) v).vector[p].getHiveDecimal().bigDecimalValue()
-            .stripTrailingZeros());
+        return decimals.contains(Decimals.big(v, p).stripTrailingZeros());
       }
     }
   }

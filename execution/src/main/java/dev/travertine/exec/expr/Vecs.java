@@ -3,6 +3,7 @@ package dev.travertine.exec.expr;
 import dev.travertine.exec.Columns;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.Decimals;
 import dev.travertine.vector.TypeKind;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -127,7 +128,7 @@ final class Vecs {
         case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DATE ->
             ((LongColumnVector) dst).vector[i] = ((LongColumnVector) src).vector[s];
         case REAL, DOUBLE -> ((DoubleColumnVector) dst).vector[i] = ((DoubleColumnVector) src).vector[s];
-        case DECIMAL -> ((DecimalColumnVector) dst).vector[i].set(((DecimalColumnVector) src).vector[s]);
+        case DECIMAL -> Decimals.copy(src, s, dst, i);
         case CHAR, VARCHAR -> {
           BytesColumnVector x = (BytesColumnVector) src;
           ((BytesColumnVector) dst).setRef(i, x.vector[s], x.start[s], x.length[s]);

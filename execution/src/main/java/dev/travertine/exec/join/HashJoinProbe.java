@@ -278,13 +278,13 @@ public final class HashJoinProbe {
     ColumnVector[] out = new ColumnVector[width];
     for (int c = 0; c < probeTypes.size(); c++) {
       DataType t = probeTypes.get(c);
-      out[c] = Columns.gatherTarget(t, m);
+      out[c] = Columns.gatherTarget(t, m, b.cols()[c]);
       VectorGather.gather(b.cols()[c], t.kind(), pp, m, out[c], 0);
     }
     ColumnVector[] bc = table.cols();
     for (int c = 0; c < buildTypes.size(); c++) {
       DataType t = buildTypes.get(c);
-      ColumnVector v = Columns.gatherTarget(t, m);
+      ColumnVector v = Columns.gatherTarget(t, m, bc[c]);
       VectorGather.gather(bc[c], t.kind(), br, m, v, 0);
       out[probeTypes.size() + c] = v;
     }
@@ -322,7 +322,7 @@ public final class HashJoinProbe {
     ColumnVector[] bc = table.cols();
     for (int c = 0; c < buildTypes.size(); c++) {
       DataType t = buildTypes.get(c);
-      ColumnVector v = Columns.gatherTarget(t, width);
+      ColumnVector v = Columns.gatherTarget(t, width, bc[c]);
       if (table.rows() == 0) {
         v.noNulls = false;
         v.isRepeating = true;

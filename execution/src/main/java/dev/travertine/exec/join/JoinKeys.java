@@ -1,6 +1,7 @@
 package dev.travertine.exec.join;
 
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.Decimals;
 import dev.travertine.vector.TypeKind;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
@@ -78,10 +79,10 @@ final class JoinKeys {
         }
       }
       case DECIMAL -> {
-        DecimalColumnVector d = (DecimalColumnVector) v;
+        // HiveDecimal's hash (trailing zeros dropped) is the same for both forms of a value
         for (int k = 0; k < n; k++) {
           int i = rep ? 0 : pos[k];
-          h[k] = step(h[k], nul[k] ? 0 : d.vector[i].getHiveDecimal().hashCode());
+          h[k] = step(h[k], nul[k] ? 0 : Decimals.hive(v, i).hashCode());
         }
       }
       case CHAR, VARCHAR -> {
@@ -130,7 +131,7 @@ final class JoinKeys {
         double q = ((DoubleColumnVector) y).vector[j];
         yield p == q || Double.isNaN(p) && Double.isNaN(q);
       }
-      case DECIMAL -> ((DecimalColumnVector) x).vector[i].compareTo(((DecimalColumnVector) y).vector[j]) == 0;
+      case DECIMAL -> Decimals.compare(x, i, y, j) == 0;
       case CHAR, VARCHAR -> {
         BytesColumnVector p = (BytesColumnVector) x;
         BytesColumnVector q = (BytesColumnVector) y;

@@ -3,6 +3,7 @@ package dev.travertine.exec.join;
 import dev.travertine.vector.TypeKind;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.Decimal64ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
@@ -19,6 +20,30 @@ import org.apache.hadoop.hive.serde2.io.HiveDecimalWritable;
  */
 public final class VectorGather {
   private VectorGather() {}
+
+  /** Scaled longs: as longs into a target of scaled longs, else each into a decimal object. */
+  private static void gatherScaled(Decimal64ColumnVector s, int[] rows, int n, ColumnVector dst, int at) {
+    boolean rep = s.isRepeating;
+    boolean[] dstNull = dst.isNull;
+    if (dst instanceof Decimal64ColumnVector d) {
+      for (int k = 0; k < n; k++) {
+        int r = rows[k];
+        d.vector[at + k] = r < 0 ? 0 : s.vector[rep ? 0 : r];
+      }
+      return;
+    }
+    DecimalColumnVector d = (DecimalColumnVector) dst;
+    for (int k = 0; k < n; k++) {
+      if (dstNull[at + k]) {
+        continue;
+      }
+      int r = rows[k];
+      if (d.vector[at + k] == null) {
+        d.vector[at + k] = new HiveDecimalWritable();
+      }
+      d.vector[at + k].deserialize64(s.vector[rep ? 0 : r], s.scale);
+    }
+  }
 
   public static void gather(ColumnVector src, TypeKind kind, int[] rows, int n, ColumnVector dst, int at) {
     boolean srcNulls = !src.noNulls;
@@ -57,6 +82,10 @@ public final class VectorGather {
         }
       }
       case DECIMAL -> {
+        if (src instanceof Decimal64ColumnVector s64) {
+          gatherScaled(s64, rows, n, dst, at);
+          return;
+        }
         DecimalColumnVector s = (DecimalColumnVector) src;
         DecimalColumnVector d = (DecimalColumnVector) dst;
         HiveDecimalWritable[] dv = d.vector;

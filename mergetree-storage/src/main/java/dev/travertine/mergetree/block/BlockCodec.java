@@ -55,7 +55,7 @@ public final class BlockCodec {
       }
       switch (kind) {
         case REAL, DOUBLE -> out.writeDouble(((DoubleColumnVector) v).vector[i]);
-        case DECIMAL -> out.writeUTF(((DecimalColumnVector) v).vector[i].getHiveDecimal().toString());
+        case DECIMAL -> out.writeUTF(dev.travertine.vector.Decimals.hive(v, i).toString());
         case CHAR, VARCHAR -> {
           BytesColumnVector b = (BytesColumnVector) v;
           out.writeInt(b.length[i]);

@@ -177,7 +177,7 @@ final class CachedTask {
     VectorizedRowBatch b = new VectorizedRowBatch(children.size(), batchSize);
     for (int c = 0; c < children.size(); c++) {
       b.cols[c] = !readInclude[c + 1] ? null : org.apache.orc.impl.TypeUtils.createColumn(children.get(c),
-          TypeDescription.RowBatchVersion.ORIGINAL, batchSize);
+          ScanBatches.DECIMAL_FORM, batchSize);
     }
     return b;
   }

@@ -286,7 +286,7 @@ public final class TableScanner implements BatchIterator {
     VectorizedRowBatch b = new VectorizedRowBatch(children.size(), size);
     for (int c = 0; c < children.size(); c++) {
       b.cols[c] = !include[c + 1] ? null : org.apache.orc.impl.TypeUtils.createColumn(children.get(c),
-          org.apache.orc.TypeDescription.RowBatchVersion.ORIGINAL, size);
+          ScanBatches.DECIMAL_FORM, size);
     }
     return b;
   }

@@ -1,6 +1,7 @@
 package dev.travertine.rpc.block;
 
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.Decimals;
 import dev.travertine.vector.TypeKind;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.Decimal64ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
@@ -150,13 +152,14 @@ public final class BlockWriter {
       }
       size = checked(size + bytes);
     } else if (kind == TypeKind.DECIMAL && !longDecimal(type)) {
-      DecimalColumnVector d = (DecimalColumnVector) v;
       wide = new byte[n][];
       long bytes = n;
+      boolean scaled = Decimals.scaled(v);
       for (int k = 0; k < n; k++) {
-        int i = d.isRepeating ? 0 : sel[k];
-        wide[k] = isNull(d, i) ? new byte[0] : !d.vector[i].isSet() ? ZERO
-            : d.vector[i].getHiveDecimal().bigIntegerBytesScaled(type.scale());
+        int i = v.isRepeating ? 0 : sel[k];
+        wide[k] = isNull(v, i) ? new byte[0]
+            : !scaled && !((DecimalColumnVector) v).vector[i].isSet() ? ZERO
+            : Decimals.hive(v, i).bigIntegerBytesScaled(type.scale());
         bytes += wide[k].length;
       }
       size = checked(size + bytes);
@@ -193,7 +196,18 @@ public final class BlockWriter {
         w.pos += 8 * n;
       }
       case DECIMAL -> {
-        HiveDecimalWritable[] x = ((DecimalColumnVector) v).vector;
+        if (wide == null && v instanceof Decimal64ColumnVector d && d.scale == type.scale()) {
+          long[] x = d.vector;
+          for (int k = 0; k < n; k++) {
+            int i = v.isRepeating ? 0 : sel[k];
+            w.i64(isNull(v, i) ? 0 : x[i]);
+          }
+          break;
+        }
+        if (wide == null && v instanceof Decimal64ColumnVector) {
+          throw new IllegalStateException("DECIMAL vector at another scale than its type " + type);
+        }
+        HiveDecimalWritable[] x = wide != null ? null : ((DecimalColumnVector) v).vector;
         for (int k = 0; k < n; k++) {
           if (wide != null) {
             w.u8(wide[k].length);
