@@ -58,9 +58,10 @@ class VectorizedLimitsTest {
       exec(c, "CREATE TABLE big (k BIGINT NOT NULL, v INTEGER) ORDER BY k");
       exec(c, "SET max_block_size = 64");
       exec(c, "SET max_bytes_in_join = 100000");
-      killWhileRunning(c, killer, join, "SELECT big.v%", "big");
-      assertTrue(Long.parseLong(one(c, "SELECT value FROM system.events WHERE event = 'ExternalProcessingFilesTotal'"))
-          > 0, "the join spilled");
+      String spills = "SELECT value FROM system.events WHERE event = 'ExternalProcessingFilesTotal'";
+      // killed once its build has spilled (a kill before that would test the in-memory join again)
+      killWhileRunning(c, killer, join, "SELECT big.v%", "big", () -> Long.parseLong(one(killer, spills)) > 0);
+      assertTrue(Long.parseLong(one(c, spills)) > 0, "the join spilled");
       try (var left = java.nio.file.Files.list(dir.resolve("tmp"))) {
         assertEquals(List.of(), left.toList(), "no spill file is left");
       }
@@ -75,6 +76,17 @@ class VectorizedLimitsTest {
    */
   private static long killWhileRunning(Connection c, Connection killer, String query, String like, String table)
       throws Exception {
+    return killWhileRunning(c, killer, query, like, table, () -> true);
+  }
+
+  /** A condition the killer waits for while the query runs (it asks over its own connection). */
+  private interface Ready {
+    boolean now() throws Exception;
+  }
+
+  /** As above, killing only once {@code ready} holds (a run that ends first counts as not killed). */
+  private static long killWhileRunning(Connection c, Connection killer, String query, String like, String table,
+      Ready ready) throws Exception {
     long rows = 0;
     for (int attempt = 0; attempt < 6; attempt++) {
       long add = 1_000_000L << attempt;
@@ -93,8 +105,11 @@ class VectorizedLimitsTest {
         List<String> ids = rows(killer, "SELECT query_id FROM system.processes WHERE query LIKE '" + like + "'");
         id = ids.isEmpty() ? null : ids.get(0);
       }
-      if (id == null) {
-        run.get(); // it finished before it was seen: grow the table and try again
+      while (id != null && !run.isDone() && !ready.now()) {
+        Thread.onSpinWait();
+      }
+      if (id == null || run.isDone()) {
+        run.get(); // it finished before it was seen (or ready): grow the table and try again
         continue;
       }
       exec(killer, "KILL QUERY WHERE query_id = '" + id + "'");

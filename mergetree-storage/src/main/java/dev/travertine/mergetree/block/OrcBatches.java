@@ -16,6 +16,11 @@ public final class OrcBatches {
    * vectors are {@link LazyBytesColumnVector}s: their buffer comes with the first value copied in.
    */
   public static VectorizedRowBatch newBatch(TypeDescription schema, int size) {
+    return newBatch(schema, size, TypeDescription.RowBatchVersion.ORIGINAL);
+  }
+
+  /** As {@link #newBatch(TypeDescription, int)}, DECIMAL vectors in the form {@code version} gives. */
+  public static VectorizedRowBatch newBatch(TypeDescription schema, int size, TypeDescription.RowBatchVersion version) {
     var fields = schema.getCategory() == TypeDescription.Category.STRUCT
         ? schema.getChildren() : List.of(schema);
     var batch = new VectorizedRowBatch(fields.size(), size);
@@ -23,7 +28,7 @@ public final class OrcBatches {
       var f = fields.get(c);
       ColumnVector cv = switch (f.getCategory()) {
         case STRING, CHAR, VARCHAR, BINARY -> new LazyBytesColumnVector(size);
-        default -> TypeUtils.createColumn(f, TypeDescription.RowBatchVersion.ORIGINAL, size);
+        default -> TypeUtils.createColumn(f, version, size);
       };
       cv.noNulls = true;
       batch.cols[c] = cv;

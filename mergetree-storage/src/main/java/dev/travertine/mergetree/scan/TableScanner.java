@@ -718,7 +718,7 @@ public final class TableScanner implements BatchIterator {
         return null;
       }
       int size = request.batchSize();
-      VectorizedRowBatch out = OrcBatches.newBatch(schema.orcSchema(), size);
+      VectorizedRowBatch out = OrcBatches.newBatch(schema.orcSchema(), size, ScanBatches.DECIMAL_FORM);
       int n = 0;
       while (n < size && !heap.isEmpty()) {
         Cursor c = heap.poll();
