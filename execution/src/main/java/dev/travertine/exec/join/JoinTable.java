@@ -3,6 +3,7 @@ package dev.travertine.exec.join;
 import dev.travertine.exec.Columns;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.Decimals;
 import dev.travertine.vector.TypeKind;
 import java.util.List;
 import java.util.function.IntConsumer;
@@ -179,7 +180,10 @@ public final class JoinTable {
     int n = (int) total;
     ColumnVector[] cols = new ColumnVector[types.size()];
     for (int c = 0; c < cols.length; c++) {
-      cols[c] = Columns.gatherTarget(types.get(c), n);
+      DataType t = types.get(c);
+      // DECIMALs of up to 18 digits as scaled longs whatever form the batches bring: no object per row
+      cols[c] = t.kind() == TypeKind.DECIMAL && t.precision() <= 18 ? Decimals.newScaled(Math.max(1, n), t)
+          : Columns.gatherTarget(t, n);
     }
     boolean wide = parallel != null && parallel.threads() > 1 && n >= PARALLEL_ROWS;
     int[] at = new int[batches.size() + 1];

@@ -87,6 +87,13 @@ public final class VectorGather {
           return;
         }
         DecimalColumnVector s = (DecimalColumnVector) src;
+        if (dst instanceof Decimal64ColumnVector d64) {
+          for (int k = 0; k < n; k++) {
+            int r = rows[k];
+            d64.vector[at + k] = dstNull[at + k] ? 0 : s.vector[rep ? 0 : r].serialize64(d64.scale);
+          }
+          return;
+        }
         DecimalColumnVector d = (DecimalColumnVector) dst;
         HiveDecimalWritable[] dv = d.vector;
         HiveDecimalWritable none = null;
