@@ -73,31 +73,6 @@ public final class Decimals {
     return ((DecimalColumnVector) v).vector[i].doubleValue();
   }
 
-  /**
-   * The value as an unscaled long at {@code scale} (at least the vector's), or
-   * {@code Long.MIN_VALUE} with {@code fits[0] = false} when it does not fit.
-   */
-  public static long unscaled(ColumnVector v, int i, int scale, boolean[] fits) {
-    if (v instanceof Decimal64ColumnVector d) {
-      long x = d.vector[i];
-      for (int s = d.scale; s < scale; s++) {
-        long y = x * 10;
-        if (y / 10 != x) {
-          fits[0] = false;
-          return Long.MIN_VALUE;
-        }
-        x = y;
-      }
-      return x;
-    }
-    HiveDecimalWritable w = ((DecimalColumnVector) v).vector[i];
-    if (!w.isSet() || w.rawPrecision() - w.scale() + scale > 18) {
-      fits[0] = false;
-      return Long.MIN_VALUE;
-    }
-    return w.serialize64(scale);
-  }
-
   /** Compares two values of DECIMAL vectors of either form. */
   public static int compare(ColumnVector a, int i, ColumnVector b, int j) {
     if (a instanceof Decimal64ColumnVector x && b instanceof Decimal64ColumnVector y && x.scale == y.scale) {
@@ -106,7 +81,25 @@ public final class Decimals {
     if (a instanceof DecimalColumnVector x && b instanceof DecimalColumnVector y) {
       return x.vector[i].compareTo(y.vector[j]);
     }
+    // one of each (a column against a constant): as longs when the object has a long form at the
+    // scaled side's scale, with no BigDecimal per row
+    if (a instanceof Decimal64ColumnVector x && b instanceof DecimalColumnVector y) {
+      long q = scaledAt(y.vector[j], x.scale);
+      if (q != ScaledDecimals.NO_FIT) {
+        return Long.compare(x.vector[i], q);
+      }
+    } else if (a instanceof DecimalColumnVector x && b instanceof Decimal64ColumnVector y) {
+      long p = scaledAt(x.vector[i], y.scale);
+      if (p != ScaledDecimals.NO_FIT) {
+        return Long.compare(p, y.vector[j]);
+      }
+    }
     return big(a, i).compareTo(big(b, j));
+  }
+
+  /** w at {@code scale} as a long, exactly, or NO_FIT (more fraction digits, or past 18 digits). */
+  private static long scaledAt(HiveDecimalWritable w, int scale) {
+    return !w.isSet() || w.scale() > scale ? ScaledDecimals.NO_FIT : ScaledDecimals.read(w, scale, true);
   }
 
   /**

@@ -87,11 +87,20 @@ class DecimalsTest {
     Decimal64ColumnVector scaled = Decimals.newScaled(2, DataType.decimal(38, 2));
     assertFalse(Decimals.set(scaled, 0, new BigDecimal("12345678901234567890.12")));
     assertFalse(Decimals.set(scaled, 1, new BigDecimal("1.005")), "more fraction digits than the scale");
-    boolean[] fits = {true};
-    assertEquals(123_000L, Decimals.unscaled(one("1.23"), 0, 5, fits));
-    assertTrue(fits[0]);
-    Decimals.unscaled(one("9999999999999999.99"), 0, 4, fits);
-    assertFalse(fits[0], "19 digits at scale 4");
+  }
+
+  @Test
+  void scaledLongsCompareExactlyWithObjectsOfOtherScalesAndSizes() {
+    Decimal64ColumnVector x = one("1.00");
+    String[] others = {"1.005", "0.995", "1", "1.000", "-1.00", "99999999999999999999.5", "-99999999999999999999",
+        "0.001"};
+    for (String o : others) {
+      DecimalColumnVector y = new DecimalColumnVector(1, 38, 3);
+      y.set(0, HiveDecimal.create(new BigDecimal(o)));
+      int want = Integer.signum(new BigDecimal("1.00").compareTo(new BigDecimal(o)));
+      assertEquals(want, Integer.signum(Decimals.compare(x, 0, y, 0)), "1.00 vs " + o);
+      assertEquals(-want, Integer.signum(Decimals.compare(y, 0, x, 0)), o + " vs 1.00");
+    }
   }
 
   private static Decimal64ColumnVector one(String x) {

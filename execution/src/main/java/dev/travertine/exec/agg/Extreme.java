@@ -321,16 +321,10 @@ abstract class Extreme extends AggState {
 
     @Override void add(ColumnVector arg, int[] sel, int[] gid, int n) {
       if (arg instanceof Decimal64ColumnVector a) {
-        // scaled longs: compared as longs, a HiveDecimal made only for a group's new best
         for (int k = 0; k < n; k++) {
           int r = a.isRepeating ? 0 : sel[k];
           if (a.noNulls || !a.isNull[r]) {
-            int g = gid[k];
-            long x = a.vector[r];
-            if (!has[g] || better(HiveDecimal.create(x, a.scale).compareTo(values[g]))) {
-              values[g] = HiveDecimal.create(x, a.scale);
-              has[g] = true;
-            }
+            offer(gid[k], HiveDecimal.create(a.vector[r], a.scale));
           }
         }
         return;

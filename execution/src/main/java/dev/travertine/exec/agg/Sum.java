@@ -1,8 +1,8 @@
 package dev.travertine.exec.agg;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.exec.ScaledDecimals;
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.ScaledDecimals;
 import dev.travertine.vector.TypeKind;
 import java.math.BigDecimal;
 import java.math.MathContext;

@@ -1,10 +1,10 @@
 package dev.travertine.exec.expr;
 
 import dev.travertine.exec.Columns;
-import dev.travertine.exec.ScaledDecimals;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.DataType;
 import dev.travertine.vector.Decimals;
+import dev.travertine.vector.ScaledDecimals;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import org.apache.hadoop.hive.common.type.HiveDecimal;

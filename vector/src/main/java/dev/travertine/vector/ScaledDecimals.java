@@ -1,6 +1,5 @@
-package dev.travertine.exec;
+package dev.travertine.vector;
 
-import dev.travertine.vector.DataType;
 import org.apache.hadoop.hive.serde2.io.HiveDecimalWritable;
 
 /**

@@ -1,8 +1,7 @@
-package dev.travertine.exec;
+package dev.travertine.vector;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.travertine.vector.DataType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Random;
