@@ -1,6 +1,6 @@
 package dev.travertine.server;
 
-import dev.travertine.calcite.SqlErrors;
+import dev.travertine.calcite.prepare.SqlErrors;
 import dev.travertine.formats.BulkLoad;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

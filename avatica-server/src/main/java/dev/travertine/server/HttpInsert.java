@@ -1,7 +1,7 @@
 package dev.travertine.server;
 
-import dev.travertine.calcite.TravertineSchema;
-import dev.travertine.calcite.TableLoad;
+import dev.travertine.calcite.schema.TravertineSchema;
+import dev.travertine.calcite.dml.TableLoad;
 import dev.travertine.formats.BulkLoad;
 import dev.travertine.formats.FileLoad;
 import dev.travertine.formats.TextFormat;

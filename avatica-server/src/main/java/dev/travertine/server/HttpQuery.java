@@ -1,7 +1,7 @@
 package dev.travertine.server;
 
-import dev.travertine.calcite.SqlErrors;
-import dev.travertine.calcite.TravertineSchema;
+import dev.travertine.calcite.prepare.SqlErrors;
+import dev.travertine.calcite.schema.TravertineSchema;
 import dev.travertine.mergetree.query.QueryContext;
 import dev.travertine.server.shell.FormatClause;
 import dev.travertine.server.shell.OutputFormat;
@@ -272,7 +272,7 @@ final class HttpQuery {
     }
   }
 
-  private static dev.travertine.calcite.TravertineSession sessionOf(Connection c) {
+  private static dev.travertine.calcite.schema.TravertineSession sessionOf(Connection c) {
     try {
       return TravertineSchema.session(c);
     } catch (SQLException | RuntimeException e) {

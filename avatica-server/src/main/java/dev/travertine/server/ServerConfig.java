@@ -116,7 +116,7 @@ public record ServerConfig(String host, int port, Path dataDir, String serializa
         storage.put(k, Long.toString(dev.travertine.mergetree.query.QueryRegistry.concurrency(Map.of(k, e.getValue()),
             k)));
       } else if (k.startsWith("s3.") || k.startsWith("hadoop.")
-          || dev.travertine.calcite.NodeExchange.isKey(k)) {
+          || dev.travertine.calcite.cluster.NodeExchange.isKey(k)) {
         storage.put(k, e.getValue()); // node properties, checked when the engine opens
       } else if (!DEFAULTS.containsKey(k)) {
         throw new IllegalArgumentException("Unknown server setting: " + k + " (known: " + DEFAULTS.keySet()

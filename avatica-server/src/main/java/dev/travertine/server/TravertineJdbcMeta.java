@@ -8,7 +8,7 @@ import java.sql.SQLException;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import dev.travertine.calcite.SqlErrors;
+import dev.travertine.calcite.prepare.SqlErrors;
 import java.util.List;
 import org.apache.calcite.avatica.AvaticaSeverity;
 import org.apache.calcite.avatica.MissingResultsException;
@@ -44,7 +44,7 @@ final class TravertineJdbcMeta extends JdbcMeta {
   @Override public void openConnection(ConnectionHandle ch, Map<String, String> info) {
     super.openConnection(ch, info);
     try {
-      dev.travertine.calcite.TravertineSchema.session(getConnection(ch.id)).setClientConnectionId(ch.id);
+      dev.travertine.calcite.schema.TravertineSchema.session(getConnection(ch.id)).setClientConnectionId(ch.id);
     } catch (SQLException | RuntimeException e) {
       LOG.debug("Cannot tag connection {}: {}", ch.id, e.toString());
     }

@@ -48,7 +48,7 @@ public final class TravertineServer implements AutoCloseable {
   /** The port of this node's exchange endpoint (exchange.port), or -1 when it has none. */
   public int exchangePort() {
     try {
-      return dev.travertine.calcite.NodeExchange.port(anchor);
+      return dev.travertine.calcite.cluster.NodeExchange.port(anchor);
     } catch (java.sql.SQLException e) {
       return -1;
     }
@@ -184,7 +184,7 @@ public final class TravertineServer implements AutoCloseable {
       // Running queries are cancelled; inserts already acknowledged are in the WAL or in parts.
       // (Directly, not by a KILL statement: with max_concurrent_queries reached, one more is refused.)
       try {
-        dev.travertine.calcite.TravertineSchema.session(anchor).database().queries().running()
+        dev.travertine.calcite.schema.TravertineSchema.session(anchor).database().queries().running()
             .forEach(q -> q.cancel("server shutdown"));
       } catch (SQLException e) {
         LOG.warn("Cannot cancel running queries: {}", e.toString());

@@ -3,6 +3,7 @@ package dev.travertine.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.travertine.io.ChildJvm;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -16,7 +17,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -30,7 +30,7 @@ class ServerProcessTest {
   @Test
   void aLoadKilledMidWayLeavesNothing() throws Exception {
     Path data = dir.resolve("killed");
-    Server server = start(data, "-Xmx1g");
+    Server server = start(data, "1g");
     Process p = server.process();
     String url = server.url();
     Thread sender = null;
@@ -93,7 +93,7 @@ class ServerProcessTest {
    */
   @Test
   void aStreamedHttpAnswerUsesBoundedMemory() throws Exception {
-    Server server = start(dir.resolve("stream"), "-Xmx128m");
+    Server server = start(dir.resolve("stream"), "128m");
     Process p = server.process();
     try {
       String url = server.url();
@@ -132,15 +132,13 @@ class ServerProcessTest {
   private record Server(Process process, String url) {}
 
   /**
-   * Starts `travertine server --port 0` on {@code data} with the heap option {@code heap}, reads its
+   * Starts `travertine server --port 0` on {@code data} with the maximum heap {@code heap}, reads its
    * output up to the banner line with its URL, and drains the rest (so the server never blocks on
    * a full pipe).
    */
   private static Server start(Path data, String heap) throws java.io.IOException {
-    String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(List.of(javaBin, heap, "-Dcom.google.protobuf.use_unsafe_pre22_gencode=true",
-        "-cp", System.getProperty("java.class.path"), TravertineCli.class.getName(), "server", "--port", "0",
-        "--data", data.toString())).redirectErrorStream(true).start();
+    Process p = ChildJvm.of(TravertineCli.class).maxHeap(heap).args("server", "--port", "0", "--data", data.toString())
+        .start();
     BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     String url = null;
     String line;
@@ -177,7 +175,7 @@ class ServerProcessTest {
   @Test
   void sigtermFlushesAndReleasesTheDirectory() throws Exception {
     Path data = dir.resolve("data");
-    Server server = start(data, "-Xmx512m");
+    Server server = start(data, "512m");
     Process p = server.process();
     try {
       try (Connection c = DriverManager.getConnection(server.url()); Statement s = c.createStatement()) {

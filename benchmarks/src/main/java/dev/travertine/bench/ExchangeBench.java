@@ -1,5 +1,6 @@
 package dev.travertine.bench;
 
+import dev.travertine.io.ChildJvm;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
@@ -173,26 +174,20 @@ public final class ExchangeBench {
   }
 
   private static Process start(Path dir, String settings) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     // As bin/travertine server runs a node (a young generation of a quarter of the heap, 32 MiB
     // regions, huge pages, no preventive collections), with a 3 GiB heap: four nodes share the machine.
-    List<String> command = new ArrayList<>(List.of(java, "-Xmx3g", "-XX:NewSize=768m",
-        "-Dcom.google.protobuf.use_unsafe_pre22_gencode=true"));
+    List<String> options = new ArrayList<>(List.of("-XX:NewSize=768m"));
     for (String o : ServerProcess.collectorOptions()) {
       if (!o.contains("NewSize")) {
-        command.add(o);
+        options.add(o);
       }
     }
     for (String o : REPLICA_OPTIONS.trim().split("\\s+")) {
       if (!o.isEmpty()) {
-        command.add(o.replace("%n", dir.getFileName().toString()));
+        options.add(o.replace("%n", dir.getFileName().toString()));
       }
     }
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), ExchangeNode.class.getName(), dir.toString(),
-        settings));
-    ProcessBuilder pb = new ProcessBuilder(command);
-    pb.redirectErrorStream(true);
-    Process p = pb.start();
+    Process p = ChildJvm.of(ExchangeNode.class).maxHeap("3g").jvmOptions(options).args(dir.toString(), settings).start();
     BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     String line;
     StringBuilder seen = new StringBuilder();

@@ -1,6 +1,6 @@
 package dev.travertine.bench;
 
-import dev.travertine.calcite.TableLoad;
+import dev.travertine.calcite.dml.TableLoad;
 import dev.travertine.formats.BulkLoad;
 import dev.travertine.formats.TextFormat;
 import java.nio.file.Files;

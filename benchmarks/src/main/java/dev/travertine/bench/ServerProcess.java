@@ -1,5 +1,6 @@
 package dev.travertine.bench;
 
+import dev.travertine.io.ChildJvm;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -43,19 +44,13 @@ final class ServerProcess implements AutoCloseable {
     try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
-    String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>(List.of(javaBin, "-Xmx8g"));
+    ChildJvm jvm = ChildJvm.of("dev.travertine.server.TravertineCli").maxHeap("8g");
     if (touchHeap) { // as bin/travertine starts a server: its whole heap committed and touched before it serves
-      cmd.addAll(List.of("-Xms8g", "-XX:+AlwaysPreTouch"));
+      jvm.jvmOptions("-Xms8g", "-XX:+AlwaysPreTouch");
     }
-    cmd.addAll(collectorOptions());
-    cmd.addAll(List.of("-Dcom.google.protobuf.use_unsafe_pre22_gencode=true",
-        "-cp", System.getProperty("java.class.path"), "dev.travertine.server.TravertineCli", "server", "--data",
-        dir.toString(), "--port", String.valueOf(port), "--host", "127.0.0.1"));
-    ProcessBuilder pb = new ProcessBuilder(cmd);
-    pb.redirectErrorStream(true);
-    pb.redirectOutput(java.lang.ProcessBuilder.Redirect.appendTo(log.toFile()));
-    Process p = pb.start();
+    Process p = jvm.jvmOptions(collectorOptions())
+        .args("server", "--data", dir.toString(), "--port", String.valueOf(port), "--host", "127.0.0.1")
+        .appendOutputTo(log).start();
     ServerProcess sp = new ServerProcess(p, port);
     java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
     long deadline = System.nanoTime() + 60_000_000_000L;

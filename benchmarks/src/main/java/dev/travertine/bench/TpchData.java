@@ -140,7 +140,7 @@ final class TpchData {
     for (Table t : TABLES) {
       BenchSql.exec(c, "CREATE TABLE " + t.name() + " " + t.columnDefinitions() + " ENGINE = MergeTree ORDER BY ("
           + t.primaryKey() + ")");
-      dev.travertine.calcite.TableLoad.load(c, new dev.travertine.calcite.TableLoad.Request(t.name(),
+      dev.travertine.calcite.dml.TableLoad.load(c, new dev.travertine.calcite.dml.TableLoad.Request(t.name(),
           dev.travertine.formats.TextFormat.csv().withHeader(false), 0,
           List.of(dev.travertine.formats.BulkLoad.Source.file(dir.resolve(t.name() + ".csv"))), null, null));
     }

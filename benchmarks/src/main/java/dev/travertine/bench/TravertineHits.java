@@ -42,7 +42,7 @@ final class TravertineHits extends HitsEngine {
     BenchSql.exec(c, "CREATE TABLE hits " + HitsSchema.columnDefinitions() + " ENGINE = MergeTree ORDER BY ("
         + HitsSchema.SORT_KEY + ")");
     long t0 = System.nanoTime();
-    dev.travertine.calcite.TableLoad.load(c, new dev.travertine.calcite.TableLoad.Request("hits",
+    dev.travertine.calcite.dml.TableLoad.load(c, new dev.travertine.calcite.dml.TableLoad.Request("hits",
         dev.travertine.formats.TextFormat.csv().withHeader(true), 0,
         List.of(dev.travertine.formats.BulkLoad.Source.file(csv)), null, null));
     long t1 = System.nanoTime();

@@ -20,7 +20,7 @@ final class DatabaseRegistry {
   /**
    * The database of a directory, opened by the first connection with its node properties
    * (storage: {@code s3.*}, {@code hadoop.*}, {@code storage.*}; cluster: {@code exchange.*},
-   * {@code cluster.*}, see {@link dev.travertine.calcite.NodeExchange}); later connections share
+   * {@code cluster.*}, see {@link dev.travertine.calcite.cluster.NodeExchange}); later connections share
    * it as it is.
    */
   static synchronized Database acquire(Path dir, Map<String, String> storage) throws IOException {
@@ -28,10 +28,10 @@ final class DatabaseRegistry {
     Entry e = OPEN.get(key);
     if (e == null || e.db().isClosed()) {
       Map<String, String> storageOnly = new java.util.HashMap<>(storage);
-      storageOnly.keySet().removeIf(dev.travertine.calcite.NodeExchange::isKey);
-      Database db = Database.open(key, dev.travertine.calcite.SqlMutationCompiler.INSTANCE, storageOnly);
+      storageOnly.keySet().removeIf(dev.travertine.calcite.cluster.NodeExchange::isKey);
+      Database db = Database.open(key, dev.travertine.calcite.dml.SqlMutationCompiler.INSTANCE, storageOnly);
       try {
-        dev.travertine.calcite.NodeExchange.open(db, storage);
+        dev.travertine.calcite.cluster.NodeExchange.open(db, storage);
       } catch (IOException | RuntimeException ex) {
         db.close();
         throw ex;
@@ -50,7 +50,7 @@ final class DatabaseRegistry {
     }
     if (e.refs() <= 1) {
       OPEN.remove(key);
-      dev.travertine.calcite.NodeExchange.close(db);
+      dev.travertine.calcite.cluster.NodeExchange.close(db);
       db.close();
     } else {
       OPEN.put(key, new Entry(db, e.refs() - 1));

@@ -1,10 +1,10 @@
 package dev.travertine.jdbc;
 
-import dev.travertine.calcite.ParserFactory;
-import dev.travertine.calcite.SystemSchema;
-import dev.travertine.calcite.TravertinePrepare;
-import dev.travertine.calcite.TravertineSchema;
-import dev.travertine.calcite.TravertineSession;
+import dev.travertine.calcite.prepare.ParserFactory;
+import dev.travertine.calcite.schema.SystemSchema;
+import dev.travertine.calcite.prepare.TravertinePrepare;
+import dev.travertine.calcite.schema.TravertineSchema;
+import dev.travertine.calcite.schema.TravertineSession;
 import dev.travertine.mergetree.Database;
 import dev.travertine.mergetree.settings.SessionSettings;
 import java.io.IOException;
@@ -91,7 +91,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
     props.setProperty("conformance", "LENIENT");
     // no materialized views here: otherwise the planner looks for usable ones in every query
     props.setProperty("materializationsEnabled", "false");
-    props.setProperty("typeSystem", "dev.travertine.calcite.TravertineTypeSystem#INSTANCE");
+    props.setProperty("typeSystem", "dev.travertine.calcite.schema.TravertineTypeSystem#INSTANCE");
     return super.connect(PREFIX, props);
   }
 
@@ -111,7 +111,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
         for (String k : p.stringPropertyNames()) {
           if (k.startsWith("s3.") || k.startsWith("hadoop.") || k.startsWith("storage.")
               || k.equals(Database.USER_FILES_PATH)
-              || dev.travertine.calcite.NodeExchange.isKey(k)
+              || dev.travertine.calcite.cluster.NodeExchange.isKey(k)
               || k.equals(dev.travertine.mergetree.scan.DecodedColumnCache.SIZE_KEY)
               || dev.travertine.mergetree.query.QueryRegistry.isConcurrencyKey(k)) {
             storage.put(k, p.getProperty(k));

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.travertine.calcite.vectorized.VectorizedAggregate;
+import dev.travertine.calcite.vectorized.VectorizedFilter;
+import dev.travertine.calcite.vectorized.VectorizedScan;
 import dev.travertine.io.FileIO;
 import dev.travertine.io.FileIOs;
 import dev.travertine.io.S3ProxyFixture;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.travertine.calcite.dml.TableLoad;
 import dev.travertine.formats.FileLoad;
 import java.nio.file.Files;
 import java.nio.file.Path;

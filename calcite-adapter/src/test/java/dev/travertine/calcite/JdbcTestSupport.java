@@ -11,27 +11,27 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** JDBC helpers for end-to-end tests: rows as strings, one statement at a time. */
-final class JdbcTestSupport {
+public final class JdbcTestSupport {
   private JdbcTestSupport() {}
 
-  static Connection connect(Path dir) throws SQLException {
+  public static Connection connect(Path dir) throws SQLException {
     return DriverManager.getConnection("jdbc:travertine:" + dir);
   }
 
-  static void exec(Connection c, String sql) throws SQLException {
+  public static void exec(Connection c, String sql) throws SQLException {
     try (Statement s = c.createStatement()) {
       s.execute(sql);
     }
   }
 
-  static int update(Connection c, String sql) throws SQLException {
+  public static int update(Connection c, String sql) throws SQLException {
     try (Statement s = c.createStatement()) {
       return s.executeUpdate(sql);
     }
   }
 
   /** Rows as "a, b, c" strings. */
-  static List<String> rows(Connection c, String sql) throws SQLException {
+  public static List<String> rows(Connection c, String sql) throws SQLException {
     return rows(c, sql, ", ", false);
   }
 
@@ -39,7 +39,7 @@ final class JdbcTestSupport {
    * Rows as "a | b | c" strings, floating-point values to 10 significant digits (sums computed in
    * another order agree to that): what differential tests compare.
    */
-  static List<String> rowsRounded(Connection c, String sql) throws SQLException {
+  public static List<String> rowsRounded(Connection c, String sql) throws SQLException {
     return rows(c, sql, " | ", true);
   }
 
@@ -68,7 +68,7 @@ final class JdbcTestSupport {
     return out;
   }
 
-  static String one(Connection c, String sql) throws SQLException {
+  public static String one(Connection c, String sql) throws SQLException {
     List<String> r = rows(c, sql);
     if (r.size() != 1) {
       throw new AssertionError("Expected one row from " + sql + " but got " + r);
@@ -76,19 +76,7 @@ final class JdbcTestSupport {
     return r.get(0);
   }
 
-  /** Starts {@code main} in a separate JVM with the test classpath (stdout and stderr merged). */
-  static Process startJava(Class<?> main, String maxHeap, String... args) throws java.io.IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + maxHeap,
-        "-Dcom.google.protobuf.use_unsafe_pre22_gencode=true", "-cp", System.getProperty("java.class.path"),
-        main.getName()));
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd);
-    pb.redirectErrorStream(true);
-    return pb.start();
-  }
-
-  static String explain(Connection c, String sql) throws SQLException {
+  public static String explain(Connection c, String sql) throws SQLException {
     return String.join("\n", rows(c, "EXPLAIN PLAN FOR " + sql));
   }
 }

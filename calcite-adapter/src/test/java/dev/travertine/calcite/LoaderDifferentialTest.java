@@ -3,6 +3,7 @@ package dev.travertine.calcite;
 import static dev.travertine.calcite.JdbcTestSupport.exec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.travertine.calcite.dml.TableLoad;
 import dev.travertine.formats.BulkLoad;
 import dev.travertine.formats.TextFormat;
 import java.math.BigDecimal;

@@ -7,6 +7,7 @@ import static dev.travertine.calcite.JdbcTestSupport.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.travertine.io.ChildJvm;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -36,8 +37,8 @@ class MutationCrashTest {
   @ParameterizedTest
   @ValueSource(ints = {150, 700})
   void killDuringRewriteLosesNothing(int killAfterMillis) throws Exception {
-    Process p = JdbcTestSupport.startJava(CrashingMutator.class, "1g", dir.toString(), Integer.toString(PARTS),
-        Integer.toString(ROWS));
+    Process p = ChildJvm.of(CrashingMutator.class).maxHeap("1g").args(dir.toString(), Integer.toString(PARTS),
+        Integer.toString(ROWS)).start();
     try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       boolean recorded = false;

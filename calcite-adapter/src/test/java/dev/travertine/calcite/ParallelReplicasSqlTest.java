@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.travertine.io.ChildJvm;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
@@ -62,8 +63,8 @@ class ParallelReplicasSqlTest {
     int[] ports = {freePort(), freePort(), freePort()};
     cluster = "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1] + ",127.0.0.1:" + ports[2];
     for (int i = 1; i < 3; i++) {
-      Process p = JdbcTestSupport.startJava(ReplicaNode.class, "512m", dir.resolve("node" + i).toString(),
-          Integer.toString(ports[i]), SECRET, "c", cluster);
+      Process p = ChildJvm.of(ReplicaNode.class).maxHeap("512m").args(dir.resolve("node" + i).toString(),
+          Integer.toString(ports[i]), SECRET, "c", cluster).start();
       nodes.add(p);
       BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
       String line;

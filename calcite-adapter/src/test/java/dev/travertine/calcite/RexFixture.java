@@ -1,5 +1,7 @@
 package dev.travertine.calcite;
 
+import dev.travertine.calcite.schema.TravertineTypeSystem;
+import dev.travertine.calcite.schema.TypeMapping;
 import dev.travertine.vector.DataType;
 import java.math.BigDecimal;
 import java.util.ArrayList;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.travertine.calcite.vectorized.RexToExpr;
 import dev.travertine.exec.expr.Evaluators;
 import dev.travertine.exec.expr.Expr;
 import dev.travertine.exec.expr.VectorExpression;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.travertine.io.ChildJvm;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,7 @@ class UncleanStopTest {
 
   @Test
   void acknowledgedInsertsSurviveAKill() throws Exception {
-    Process p = JdbcTestSupport.startJava(CrashingWriter.class, "512m", dir.toString(), "500");
+    Process p = ChildJvm.of(CrashingWriter.class).maxHeap("512m").args(dir.toString(), "500").start();
     try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       boolean acked = false;

@@ -168,7 +168,7 @@ public final class Loader {
     try (Connection c = DriverManager.getConnection(o.url(), p)) {
       dev.travertine.formats.BulkLoad.Result r;
       try {
-        r = dev.travertine.calcite.TableLoad.load(c, new dev.travertine.calcite.TableLoad.Request(o.table(), f,
+        r = dev.travertine.calcite.dml.TableLoad.load(c, new dev.travertine.calcite.dml.TableLoad.Request(o.table(), f,
             o.maxErrors(), sources, progress::update, "LOAD " + o.files().size() + " file(s) INTO " + o.table()
             + " FORMAT " + f.kind()));
       } catch (dev.travertine.formats.BulkLoad.BadInputException e) {
@@ -226,7 +226,7 @@ public final class Loader {
     try (Connection c = DriverManager.getConnection(o.url(), p)) {
       dev.travertine.formats.BulkLoad.Result r;
       try {
-        r = dev.travertine.calcite.TableLoad.load(c, new dev.travertine.calcite.TableLoad.FilesRequest(o.table(),
+        r = dev.travertine.calcite.dml.TableLoad.load(c, new dev.travertine.calcite.dml.TableLoad.FilesRequest(o.table(),
             kind, inputs, progress::update, "LOAD " + o.files().size() + " file(s) INTO " + o.table() + " FORMAT "
             + kind, o.maxErrors()));
       } catch (dev.travertine.formats.BulkLoad.BadInputException e) {
@@ -437,21 +437,12 @@ public final class Loader {
       var schema = reader.getSchema();
       kinds = new dev.travertine.vector.TypeKind[schema.getChildren().size()];
       for (int i = 0; i < kinds.length; i++) {
-        kinds[i] = switch (schema.getChildren().get(i).getCategory()) {
-          case BOOLEAN -> dev.travertine.vector.TypeKind.BOOLEAN;
-          case BYTE -> dev.travertine.vector.TypeKind.TINYINT;
-          case SHORT -> dev.travertine.vector.TypeKind.SMALLINT;
-          case INT -> dev.travertine.vector.TypeKind.INTEGER;
-          case LONG -> dev.travertine.vector.TypeKind.BIGINT;
-          case FLOAT -> dev.travertine.vector.TypeKind.REAL;
-          case DOUBLE -> dev.travertine.vector.TypeKind.DOUBLE;
-          case DECIMAL -> dev.travertine.vector.TypeKind.DECIMAL;
-          case STRING, VARCHAR, CHAR -> dev.travertine.vector.TypeKind.VARCHAR;
-          case DATE -> dev.travertine.vector.TypeKind.DATE;
-          case TIMESTAMP -> dev.travertine.vector.TypeKind.TIMESTAMP;
-          default -> throw new IOException("Cannot load ORC column " + schema.getFieldNames().get(i) + " of type "
-              + schema.getChildren().get(i));
-        };
+        try {
+          kinds[i] = dev.travertine.mergetree.schema.OrcTypes.fromOrc(schema.getChildren().get(i)).kind();
+        } catch (IllegalArgumentException e) {
+          throw new IOException("Cannot load ORC column " + schema.getFieldNames().get(i) + " of type "
+              + schema.getChildren().get(i) + ": " + e.getMessage(), e);
+        }
       }
       rows = reader.rows();
       batch = schema.createRowBatch();

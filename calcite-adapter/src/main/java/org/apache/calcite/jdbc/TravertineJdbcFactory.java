@@ -1,6 +1,6 @@
 package org.apache.calcite.jdbc;
 
-import dev.travertine.calcite.SqlErrors;
+import dev.travertine.calcite.prepare.SqlErrors;
 import java.io.InputStream;
 import java.io.Reader;
 import java.sql.NClob;

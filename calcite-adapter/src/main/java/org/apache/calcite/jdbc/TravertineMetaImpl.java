@@ -1,6 +1,6 @@
 package org.apache.calcite.jdbc;
 
-import dev.travertine.calcite.FastInsertSignature;
+import dev.travertine.calcite.dml.FastInsertSignature;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -53,9 +53,9 @@ public final class TravertineMetaImpl extends CalciteMetaImpl {
   @Override public MetaResultSet getPrimaryKeys(ConnectionHandle ch, String catalog, String schema,
       String table) {
     List<Object> rows = new ArrayList<>();
-    String main = dev.travertine.calcite.TravertineSchema.NAME;
+    String main = dev.travertine.calcite.schema.TravertineSchema.NAME;
     if (schema == null || schema.equalsIgnoreCase(main)) {
-      var session = dev.travertine.calcite.TravertineSchema.session(getConnection().getRootSchema());
+      var session = dev.travertine.calcite.schema.TravertineSchema.session(getConnection().getRootSchema());
       for (var t : session.database().tables()) {
         var def = t.definition();
         if (table != null && !table.equals(def.name()) && !table.equalsIgnoreCase(def.name())) {

@@ -129,6 +129,7 @@ public final class PartReader implements AutoCloseable {
           sel[i] = i;
         }
       }
+      OrcTimestamps.afterRead(cols);
       int m = f.filter(cols, sel, n);
       ctx.setSelectedInUse(true);
       ctx.setSelectedSize(m);
@@ -145,6 +146,7 @@ public final class PartReader implements AutoCloseable {
     if (!rows.nextBatch(batch) || batch.size == 0) {
       return false;
     }
+    OrcTimestamps.afterRead(batch.cols);
     if (!mapping.identical()) {
       TableSchema schema = mapping.schema();
       for (int c = 0; c < schema.size(); c++) {

@@ -138,7 +138,7 @@ public final class PartWriter implements AutoCloseable {
       // Rows already in order: hand the block's chunks to ORC as they are, no copy.
       for (VectorizedRowBatch chunk : block.chunks()) {
         index.add(chunk);
-        writer.addRowBatch(chunk);
+        writer.addRowBatch(OrcTimestamps.forWriter(chunk));
         rowsWritten += chunk.size;
         if (chunk.size == Block.CHUNK && rowsWritten % stripeRows == 0) {
           writer.writeIntermediateFooter();
@@ -257,7 +257,7 @@ public final class PartWriter implements AutoCloseable {
       throw new java.util.concurrent.CancellationException("cancelled: the database is closing");
     }
     index.add(batch);
-    writer.addRowBatch(batch);
+    writer.addRowBatch(OrcTimestamps.forWriter(batch));
     rowsWritten += batch.size;
     OrcBatches.resetBatch(batch);
     if (rowsWritten % stripeRows == 0) {

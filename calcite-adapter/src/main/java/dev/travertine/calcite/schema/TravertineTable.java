@@ -1,0 +1,221 @@
+package dev.travertine.calcite.schema;
+
+import dev.travertine.calcite.rel.LogicalTravertineScan;
+import dev.travertine.mergetree.MergeTreeTable;
+import dev.travertine.mergetree.schema.Column;
+import dev.travertine.mergetree.schema.TableDefinition;
+import dev.travertine.vector.Predicate;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.ColumnStrategy;
+import org.apache.calcite.schema.Statistic;
+import org.apache.calcite.schema.Statistics;
+import org.apache.calcite.schema.TranslatableTable;
+import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql2rel.InitializerContext;
+import org.apache.calcite.sql2rel.InitializerExpressionFactory;
+import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
+
+/**
+ * A MergeTree table as Calcite sees it: its row type, statistics, column defaults, and
+ * {@link #toRel} producing a {@link LogicalTravertineScan} that planner rules enrich with pushed
+ * filters, projections, limits and read-in-order.
+ */
+public final class TravertineTable extends AbstractTable implements TranslatableTable {
+  private final MergeTreeTable table;
+  private final TravertineSession session;
+
+  TravertineTable(MergeTreeTable table, TravertineSession session) {
+    this.table = table;
+    this.session = session;
+  }
+
+  /** The session of the connection whose schema holds this table. */
+  public TravertineSession session() {
+    return session;
+  }
+
+  public MergeTreeTable engineTable() {
+    return table;
+  }
+
+  public TableDefinition definition() {
+    return table.definition();
+  }
+
+  public String name() {
+    return table.definition().name();
+  }
+
+  @Override public RelDataType getRowType(RelDataTypeFactory tf) {
+    return TypeMapping.rowType(tf, table.definition().schema());
+  }
+
+  @Override public Statistic getStatistic() {
+    long rows = table.bufferedRows();
+    for (var p : table.activeParts()) {
+      rows += p.rows();
+    }
+    return Statistics.of(Math.max(1, rows), null);
+  }
+
+  /**
+   * An upper bound on the distinct values of {@code column}: the row count, and for an integer or
+   * date column also the width of the range its parts' statistics span (TPC-H's
+   * {@code c_nationkey} 25, {@code o_custkey} the customers). The join order's estimates divide by it.
+   */
+  public double distinctEstimate(int column) {
+    return distinct(getStatistic().getRowCount(), range(column));
+  }
+
+  /** The distinct values of a column of {@code rows} rows whose {@link #range} is {@code r}. */
+  private static double distinct(double rows, long[] r) {
+    return r == null ? rows : Math.max(1, Math.min(rows, (double) r[1] - (double) r[0] + 1));
+  }
+
+  /**
+   * The smallest and largest value of an integer or date column by its parts' statistics, or null
+   * (another type, rows in the insert buffer, no statistics, no non-NULL value).
+   */
+  long[] range(int column) {
+    dev.travertine.mergetree.schema.TableSchema schema = table.definition().schema();
+    if (!schema.column(column).type().kind().isLongBacked() || table.bufferedRows() > 0) {
+      return null;
+    }
+    long lo = Long.MAX_VALUE;
+    long hi = Long.MIN_VALUE;
+    try (dev.travertine.mergetree.TableSnapshot s = table.snapshot()) {
+      for (dev.travertine.mergetree.part.PartRef p : s.parts()) {
+        if (p.info().rows() == 0) {
+          continue;
+        }
+        dev.travertine.vector.StatsView st = dev.travertine.mergetree.scan.ScanPlan.partStats(schema, p);
+        if (st.allNull(column)) {
+          continue;
+        }
+        if (!(st.min(column) instanceof Number min) || !(st.max(column) instanceof Number max)) {
+          return null;
+        }
+        lo = Math.min(lo, min.longValue());
+        hi = Math.max(hi, max.longValue());
+      }
+    }
+    return lo > hi ? null : new long[] {lo, hi};
+  }
+
+  /**
+   * The share of rows a pushed filter keeps, estimated: an equality 1 / the column's distinct
+   * values (0.15 where they are unknown, Calcite's guess), a range on an integer or date column its
+   * share of the column's min/max span, other comparisons 0.5; AND multiplies, OR adds.
+   */
+  public double selectivity(Predicate p) {
+    double rows = getStatistic().getRowCount();
+    if (p instanceof Predicate.Compare c) {
+      return share(c, range(c.column()), rows);
+    }
+    if (p instanceof Predicate.In in) {
+      long[] r = range(in.column());
+      return Math.min(1, in.values().size() * (r == null ? 0.15 : 1 / distinct(rows, r)));
+    }
+    if (p instanceof Predicate.IsNull n) {
+      return n.negated() ? 0.9 : 0.1;
+    }
+    if (p instanceof Predicate.And a) {
+      // Two bounds of one column: their shares overlap (x >= a AND x < b keeps b - a, not the product).
+      double s = 1;
+      Map<Integer, double[]> bounds = new HashMap<>();
+      for (Predicate q : a.children()) {
+        long[] r = q instanceof Predicate.Compare c && c.op() != Predicate.Op.EQ && c.op() != Predicate.Op.NE
+            ? range(c.column()) : null;
+        if (r != null) {
+          Predicate.Compare c = (Predicate.Compare) q;
+          double[] b = bounds.computeIfAbsent(c.column(), k -> new double[] {0, 0});
+          boolean upper = c.op() == Predicate.Op.LT || c.op() == Predicate.Op.LE;
+          b[upper ? 1 : 0] += 1 - share(c, r, rows); // the share each bound cuts away
+          continue;
+        }
+        s *= selectivity(q);
+      }
+      for (double[] b : bounds.values()) {
+        s *= Math.max(1 / Math.max(rows, 1), 1 - b[0] - b[1]);
+      }
+      return s;
+    }
+    if (p instanceof Predicate.Or o) {
+      double keep = 0;
+      for (Predicate q : o.children()) {
+        keep += selectivity(q);
+      }
+      return Math.min(1, keep);
+    }
+    return 0.5;
+  }
+
+  /** The share of {@code rows} rows a comparison keeps, its column's {@link #range} being {@code r}. */
+  private static double share(Predicate.Compare c, long[] r, double rows) {
+    double eq = r == null ? 0.15 : 1 / distinct(rows, r);
+    if (c.op() == Predicate.Op.EQ) {
+      return eq;
+    }
+    if (c.op() == Predicate.Op.NE) {
+      return 1 - eq;
+    }
+    if (r == null || !(c.value() instanceof Number v) || v instanceof java.math.BigDecimal
+        || v instanceof Double || v instanceof Float) {
+      return 0.5;
+    }
+    double span = (double) r[1] - (double) r[0] + 1;
+    double x = v.doubleValue();
+    double below = switch (c.op()) {
+      case LT -> x - r[0];
+      case LE -> x - r[0] + 1;
+      case GT -> r[1] - x;
+      case GE -> r[1] - x + 1;
+      default -> span;
+    };
+    return Math.max(1 / Math.max(rows, 1), Math.min(1, Math.max(0, below) / span));
+  }
+
+  @Override public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
+    return LogicalTravertineScan.create(context.getCluster(), relOptTable, this);
+  }
+
+  @Override public <C> C unwrap(Class<C> c) {
+    if (c.isInstance(this)) {
+      return c.cast(this);
+    }
+    if (c == InitializerExpressionFactory.class) {
+      return c.cast(new Defaults());
+    }
+    return super.unwrap(c);
+  }
+
+  /** Column DEFAULT expressions, parsed from their stored SQL text. */
+  private final class Defaults extends NullInitializerExpressionFactory {
+    @Override public ColumnStrategy generationStrategy(RelOptTable t, int iColumn) {
+      Column c = table.definition().schema().column(iColumn);
+      if (c.defaultSql() != null) {
+        return ColumnStrategy.DEFAULT;
+      }
+      return c.nullable() ? ColumnStrategy.NULLABLE : ColumnStrategy.NOT_NULLABLE;
+    }
+
+    @Override public RexNode newColumnDefaultValue(RelOptTable t, int iColumn, InitializerContext context) {
+      Column c = table.definition().schema().column(iColumn);
+      if (c.defaultSql() == null) {
+        return super.newColumnDefaultValue(t, iColumn, context);
+      }
+      SqlNode expr = context.parseExpression(
+          org.apache.calcite.sql.parser.SqlParser.config(), c.defaultSql());
+      RexNode rex = context.convertExpression(expr);
+      RelDataType target = t.getRowType().getFieldList().get(iColumn).getType();
+      return context.getRexBuilder().makeCast(target, rex, true, false);
+    }
+  }
+}

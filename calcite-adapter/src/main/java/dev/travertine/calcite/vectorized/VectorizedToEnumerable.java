@@ -1,0 +1,172 @@
+package dev.travertine.calcite.vectorized;
+
+import dev.travertine.calcite.cluster.ParallelReplicas;
+import dev.travertine.calcite.runtime.VectorizedRuntime;
+import dev.travertine.calcite.schema.TravertineSession;
+import dev.travertine.exec.op.Fragment;
+import dev.travertine.exec.op.Step;
+import dev.travertine.vector.DataType;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.plan.volcano.RelSubset;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.convert.ConverterImpl;
+import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The top of a vectorized subtree: runs it as one engine {@link Fragment} and turns its output
+ * batches into Calcite's rows — the only place in the plan where vectors become rows.
+ */
+public final class VectorizedToEnumerable extends ConverterImpl implements EnumerableRel {
+  public static final ConverterRule RULE = ConverterRule.Config.INSTANCE
+      .withConversion(RelNode.class, VectorizedRel.CONVENTION, EnumerableConvention.INSTANCE,
+          "VectorizedToEnumerableRule")
+      .withRuleFactory(Rule::new)
+      .toRule(Rule.class);
+
+  /** Converts any vectorized rel. */
+  static final class Rule extends ConverterRule {
+    Rule(Config config) {
+      super(config);
+    }
+
+    @Override public @Nullable RelNode convert(RelNode rel) {
+      return new VectorizedToEnumerable(rel.getCluster(), rel.getTraitSet().replace(EnumerableConvention.INSTANCE),
+          rel);
+    }
+  }
+
+  VectorizedToEnumerable(RelOptCluster cluster, RelTraitSet traits, RelNode input) {
+    super(cluster, org.apache.calcite.plan.ConventionTraitDef.INSTANCE, traits, input);
+  }
+
+  @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    return new VectorizedToEnumerable(getCluster(), traitSet, sole(inputs));
+  }
+
+  /**
+   * A hundredth of a row per row it hands over: enough that a bare scan stays Calcite's, small
+   * enough not to outweigh what the operators under it save (Calcite costs a semi-join at a
+   * hundredth of a hash join).
+   */
+  @Override public @Nullable RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+    double rows = mq.getRowCount(getInput());
+    return planner.getCostFactory().makeCost(rows, rows * getRowType().getFieldCount(), 0).multiplyBy(0.01);
+  }
+
+  /** With parallel replicas, EXPLAIN says where each part of the fragment runs and what crosses the wire. */
+  @Override public RelWriter explainTerms(RelWriter pw) {
+    RelWriter w = super.explainTerms(pw);
+    if (!(pw instanceof org.apache.calcite.rel.externalize.RelWriterImpl)) {
+      return w; // a digest, not EXPLAIN: it must not depend on settings
+    }
+    try {
+      VectorizedSpec spec = spec();
+      VectorizedScan scan = (VectorizedScan) chain(getInput()).get(0);
+      if (scan.logical == null) {
+        return w; // files are read on this node
+      }
+      TravertineSession session = scan.logical.travertineTable.session();
+      String exchange = session == null ? null : ParallelReplicas.describe(session, spec);
+      return w.itemIf("exchange", exchange, exchange != null);
+    } catch (RuntimeException e) {
+      return w.item("exchange", "none (" + e.getMessage() + ")");
+    }
+  }
+
+  /**
+   * The vectorized chain below this converter, scan first: through a join, the chain goes on down
+   * its probe side (its build side is a chain of its own).
+   */
+  static List<RelNode> chain(RelNode top) {
+    List<RelNode> out = new ArrayList<>();
+    RelNode r = top;
+    while (true) {
+      if (r instanceof RelSubset s) {
+        r = s.getBest() != null ? s.getBest() : s.getOriginal();
+      }
+      out.add(r);
+      if (r instanceof VectorizedScan) {
+        break;
+      }
+      if (r instanceof VectorizedJoin j) {
+        r = j.probe();
+        continue;
+      }
+      if (!(r instanceof VectorizedRel) || r.getInputs().size() != 1) {
+        throw new IllegalStateException("Not a vectorized chain: " + r);
+      }
+      r = r.getInput(0);
+    }
+    Collections.reverse(out);
+    return out;
+  }
+
+  /** The fragment and scans of the tree below. */
+  VectorizedSpec spec() {
+    List<VectorizedSpec.Source> sources = new ArrayList<>();
+    Fragment f = fragment(getInput(), sources);
+    List<SqlTypeName> out = getRowType().getFieldList().stream().map(x -> x.getType().getSqlTypeName()).toList();
+    VectorizedSpec.Source main = sources.get(0);
+    return new VectorizedSpec(main.scan(), main.files(), f, out, sources.subList(1, sources.size()));
+  }
+
+  /**
+   * The fragment of the chain under {@code top}; its scan is added to {@code sources}, then the
+   * scans of its joins' build sides, in order (a join step names its build side's by position).
+   */
+  private static Fragment fragment(RelNode top, List<VectorizedSpec.Source> sources) {
+    List<RelNode> rels = chain(top);
+    VectorizedScan scan = (VectorizedScan) rels.get(0);
+    sources.add(scan.logical != null ? new VectorizedSpec.Source(scan.logical.spec(), null)
+        : new VectorizedSpec.Source(null, scan.files.spec()));
+    List<Step> steps = new ArrayList<>();
+    List<List<DataType>> types = new ArrayList<>();
+    types.add(VectorizedRel.engineTypes(scan.getRowType()));
+    if (scan.limit() >= 0) {
+      // The scan's absorbed LIMIT comes before every operator above it.
+      steps.add(new Step.Sort(List.of(), 0, scan.limit()));
+      types.add(types.get(0));
+    }
+    for (RelNode r : rels.subList(1, rels.size())) {
+      if (r instanceof VectorizedJoin j) {
+        int source = sources.size();
+        steps.add(j.step(fragment(j.build(), sources), source));
+      } else {
+        steps.add(((VectorizedRel) r).step());
+      }
+      types.add(VectorizedRel.engineTypes(r.getRowType()));
+    }
+    return new Fragment(scan.projection(), steps, types);
+  }
+
+  @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    JavaRowFormat format = getRowType().getFieldCount() == 1 ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY;
+    PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), format, false);
+    BlockBuilder b = new BlockBuilder();
+    Expression enumerable = b.append("enumerable",
+        Expressions.call(VectorizedRuntime.class, "run", DataContext.ROOT,
+            implementor.stash(spec(), VectorizedSpec.class)));
+    b.add(Expressions.return_(null, enumerable));
+    return implementor.result(physType, b.toBlock());
+  }
+}
