@@ -98,7 +98,7 @@ public final class Loader {
         long earlierFiles = 0; // bytes of the files already loaded, for progress
         for (Path f : o.files()) {
           long size = Files.size(f);
-          try (Records records = open(o, f, size)) {
+          try (Records records = open(o, f)) {
             List<String> rec;
             while ((rec = records.next()) != null) {
               try {
@@ -300,19 +300,16 @@ public final class Loader {
     /** The next record, or null at the end. */
     List<String> next() throws IOException;
 
-    /** Position of the last record for messages: ":line" or ": row n". */
+    /** Position of the last record for messages: ":line". */
     String where();
 
-    /** Bytes of the file consumed so far (estimated for ORC). */
+    /** Bytes of the file consumed so far. */
     long bytesRead();
 
     @Override void close() throws IOException;
   }
 
-  private static Records open(Options o, Path f, long size) throws IOException {
-    if (o.format().equals("orc")) {
-      return new OrcRows(f, size);
-    }
+  private static Records open(Options o, Path f) throws IOException {
     dev.travertine.formats.CountingInputStream counting = new dev.travertine.formats.CountingInputStream(Files.newInputStream(f));
     BufferedReader r = new BufferedReader(new InputStreamReader(counting, StandardCharsets.UTF_8), 1 << 16);
     RecordReader records = new RecordReader(r, o.format().equals("tsv") ? '\t' : ',', o.format().equals("csv"));
@@ -416,73 +413,6 @@ public final class Loader {
           f.append(ch);
         }
       }
-    }
-  }
-
-  /** Rows of an ORC file as text fields (ISO dates and timestamps, plain decimals), so they bind like CSV. */
-  static final class OrcRows implements Records {
-    private final org.apache.orc.Reader reader;
-    private final org.apache.orc.RecordReader rows;
-    private final org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch batch;
-    private final dev.travertine.vector.TypeKind[] kinds;
-    private final long fileBytes;
-    private int pos;
-    private long row;
-
-    OrcRows(Path file, long fileBytes) throws IOException {
-      this.fileBytes = fileBytes;
-      org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
-      reader = org.apache.orc.OrcFile.createReader(new org.apache.hadoop.fs.Path(file.toUri()),
-          org.apache.orc.OrcFile.readerOptions(conf).useUTCTimestamp(true));
-      var schema = reader.getSchema();
-      kinds = new dev.travertine.vector.TypeKind[schema.getChildren().size()];
-      for (int i = 0; i < kinds.length; i++) {
-        try {
-          kinds[i] = dev.travertine.mergetree.schema.OrcTypes.fromOrc(schema.getChildren().get(i)).kind();
-        } catch (IllegalArgumentException e) {
-          throw new IOException("Cannot load ORC column " + schema.getFieldNames().get(i) + " of type "
-              + schema.getChildren().get(i) + ": " + e.getMessage(), e);
-        }
-      }
-      rows = reader.rows();
-      batch = schema.createRowBatch();
-    }
-
-    @Override public String where() {
-      return ": row " + row;
-    }
-
-    @Override public long bytesRead() {
-      long n = reader.getNumberOfRows();
-      return n == 0 ? fileBytes : (long) ((double) row / n * fileBytes);
-    }
-
-    @Override public List<String> next() throws IOException {
-      if (pos >= batch.size) {
-        if (!rows.nextBatch(batch) || batch.size == 0) {
-          return null;
-        }
-        pos = 0;
-      }
-      List<String> out = new ArrayList<>(kinds.length);
-      for (int c = 0; c < kinds.length; c++) {
-        Object v = dev.travertine.vector.Vectors.get(batch.cols[c], kinds[c], pos);
-        out.add(v == null ? null : switch (kinds[c]) {
-          case DATE -> java.time.LocalDate.ofEpochDay(((Number) v).longValue()).toString();
-          case TIMESTAMP -> java.time.LocalDateTime.ofEpochSecond(Math.floorDiv((Long) v, 1000L),
-              (int) Math.floorMod((Long) v, 1000L) * 1_000_000, java.time.ZoneOffset.UTC).toString();
-          case DECIMAL -> ((BigDecimal) v).toPlainString();
-          default -> v.toString();
-        });
-      }
-      pos++;
-      row++;
-      return out;
-    }
-
-    @Override public void close() throws IOException {
-      rows.close();
-      reader.close();
     }
   }
 }

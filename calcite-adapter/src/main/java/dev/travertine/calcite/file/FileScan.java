@@ -1,7 +1,6 @@
 package dev.travertine.calcite.file;
 
-import dev.travertine.calcite.schema.TravertineSchema;
-import dev.travertine.calcite.schema.TravertineSession;
+import dev.travertine.calcite.runtime.TravertineRuntime;
 import dev.travertine.io.FileInfo;
 import dev.travertine.io.IoPool;
 import dev.travertine.vector.TypeKind;
@@ -89,26 +88,14 @@ public final class FileScan extends TableScan implements EnumerableRel {
     JavaRowFormat format = getRowType().getFieldCount() == 1 ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY;
     PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), format, false);
     BlockBuilder b = new BlockBuilder();
-    Expression enumerable = b.append("enumerable", Expressions.call(FileScan.class, "scan", DataContext.ROOT,
+    Expression enumerable = b.append("enumerable", Expressions.call(TravertineRuntime.class, "scanFiles", DataContext.ROOT,
         implementor.stash(logical.spec(), FileScanSpec.class)));
     b.add(Expressions.return_(null, enumerable));
     return implementor.result(physType, b.toBlock());
   }
 
-  /** Runs the scan: one column as the bare value, several as Object[]. */
-  public static Enumerable<Object> scan(DataContext root, FileScanSpec spec) {
-    TravertineSession session = TravertineSchema.session(java.util.Objects.requireNonNull(root.getRootSchema()));
-    FileTable t = FileTable.open(session, spec);
-    @SuppressWarnings("unchecked")
-    Enumerable<Object> rows = (Enumerable<Object>) (Enumerable<?>) rows(t, spec.projection());
-    if (spec.projection().length == 1) {
-      return rows.select(r -> ((Object[]) r)[0]);
-    }
-    return rows;
-  }
-
   /** The projected columns of a table's files as rows. */
-  static Enumerable<Object[]> rows(FileTable t, int[] projection) {
+  public static Enumerable<Object[]> rows(FileTable t, int[] projection) {
     return new AbstractEnumerable<>() {
       @Override public Enumerator<Object[]> enumerator() {
         return new FilesEnumerator(t, projection);

@@ -51,10 +51,14 @@ import org.apache.calcite.util.ImmutableBitSet;
 public final class TravertineRules {
   private TravertineRules() {}
 
-  public static final RelOptRule FILTER = new FilterRule();
-  public static final RelOptRule PROJECT = new ProjectRule(LogicalTravertineScan.class, "TravertineProjectRule");
-  public static final RelOptRule FILE_PROJECT = new ProjectRule(LogicalFileScan.class, "FileProjectRule");
-  public static final RelOptRule SORT = new SortRule();
+  public static final RelOptRule FILTER = RuleConfig.<FilterRule>of("TravertineFilterRule",
+      b -> b.operand(LogicalFilter.class).oneInput(s -> s.operand(LogicalTravertineScan.class).noInputs()),
+      FilterRule::new).toRule();
+  public static final RelOptRule PROJECT = ProjectRule.config(LogicalTravertineScan.class, "TravertineProjectRule").toRule();
+  public static final RelOptRule FILE_PROJECT = ProjectRule.config(LogicalFileScan.class, "FileProjectRule").toRule();
+  public static final RelOptRule SORT = RuleConfig.<SortRule>of("TravertineSortRule",
+      b -> b.operand(LogicalSort.class).oneInput(s -> s.operand(LogicalTravertineScan.class).noInputs()),
+      SortRule::new).toRule();
   public static final RelOptRule TO_ENUMERABLE = TravertineTableScan.RULE;
   public static final RelOptRule TABLE_MODIFY = TravertineTableModify.RULE;
 
@@ -124,9 +128,9 @@ public final class TravertineRules {
   }
 
   /** Filter on scan: the translatable conjuncts go into the scan; the rest stays a Filter. */
-  static final class FilterRule extends RelOptRule {
-    FilterRule() {
-      super(operand(LogicalFilter.class, operand(LogicalTravertineScan.class, none())), "TravertineFilterRule");
+  static final class FilterRule extends RelRule<RuleConfig<FilterRule>> {
+    FilterRule(RuleConfig<FilterRule> config) {
+      super(config);
     }
 
     @Override public void onMatch(RelOptRuleCall call) {
@@ -160,9 +164,14 @@ public final class TravertineRules {
   }
 
   /** Project on scan: the scan reads only the columns used; a Project remains for expressions. */
-  static final class ProjectRule extends RelOptRule {
-    ProjectRule(Class<? extends org.apache.calcite.rel.core.TableScan> scanClass, String name) {
-      super(operand(LogicalProject.class, operand(scanClass, none())), name);
+  static final class ProjectRule extends RelRule<RuleConfig<ProjectRule>> {
+    ProjectRule(RuleConfig<ProjectRule> config) {
+      super(config);
+    }
+
+    static RuleConfig<ProjectRule> config(Class<? extends org.apache.calcite.rel.core.TableScan> scanClass, String name) {
+      return RuleConfig.of(name, b -> b.operand(LogicalProject.class).oneInput(s -> s.operand(scanClass).noInputs()),
+          ProjectRule::new);
     }
 
     @Override public void onMatch(RelOptRuleCall call) {
@@ -212,9 +221,9 @@ public final class TravertineRules {
   }
 
   /** Sort/limit on scan: LIMIT goes into the scan; ORDER BY a prefix of the sort key reads in order. */
-  static final class SortRule extends RelOptRule {
-    SortRule() {
-      super(operand(LogicalSort.class, operand(LogicalTravertineScan.class, none())), "TravertineSortRule");
+  static final class SortRule extends RelRule<RuleConfig<SortRule>> {
+    SortRule(RuleConfig<SortRule> config) {
+      super(config);
     }
 
     @Override public void onMatch(RelOptRuleCall call) {

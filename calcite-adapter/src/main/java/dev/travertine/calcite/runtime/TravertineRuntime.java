@@ -1,5 +1,8 @@
 package dev.travertine.calcite.runtime;
 
+import dev.travertine.calcite.file.FileScan;
+import dev.travertine.calcite.file.FileScanSpec;
+import dev.travertine.calcite.file.FileTable;
 import dev.travertine.calcite.rel.ScanSpec;
 import dev.travertine.calcite.schema.TravertineSchema;
 import dev.travertine.calcite.schema.TravertineSession;
@@ -119,6 +122,18 @@ public final class TravertineRuntime {
         };
       }
     };
+  }
+
+  /** Runs a row-at-a-time scan of files ({@link FileScan}): one column as the bare value, several as Object[]. */
+  public static Enumerable<Object> scanFiles(DataContext root, FileScanSpec spec) {
+    TravertineSession session = TravertineSchema.session(java.util.Objects.requireNonNull(root.getRootSchema()));
+    FileTable t = FileTable.open(session, spec);
+    @SuppressWarnings("unchecked")
+    Enumerable<Object> rows = (Enumerable<Object>) (Enumerable<?>) FileScan.rows(t, spec.projection());
+    if (spec.projection().length == 1) {
+      return rows.select(r -> ((Object[]) r)[0]);
+    }
+    return rows;
   }
 
   /** What the generated code's enumerables are made from: their one method (see {@link #enumerable}). */

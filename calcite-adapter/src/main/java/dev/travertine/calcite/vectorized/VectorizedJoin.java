@@ -1,5 +1,6 @@
 package dev.travertine.calcite.vectorized;
 
+import dev.travertine.calcite.rel.RuleConfig;
 import dev.travertine.exec.expr.Expr;
 import dev.travertine.exec.join.HashJoinProbe;
 import dev.travertine.exec.join.JoinTable;
@@ -12,9 +13,9 @@ import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
-import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.AbstractRelNode;
 import org.apache.calcite.rel.RelNode;
@@ -45,13 +46,13 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * builds the smaller side. Not a subclass of Calcite's {@code Join} (see {@link VectorizedFilter}).
  */
 public final class VectorizedJoin extends AbstractRelNode implements VectorizedRel {
-  public static final Rule RULE = new Rule();
+  public static final Rule RULE = RuleConfig.<Rule>of("VectorizedJoinRule",
+      b -> b.operand(LogicalJoin.class).anyInputs(), Rule::new).toRule();
 
   /** Converts a logical join whose keys and residual the engine handles. */
-  @SuppressWarnings("deprecation")
-  static final class Rule extends RelOptRule {
-    Rule() {
-      super(operand(LogicalJoin.class, any()), "VectorizedJoinRule");
+  static final class Rule extends RelRule<RuleConfig<Rule>> {
+    Rule(RuleConfig<Rule> config) {
+      super(config);
     }
 
     @Override public void onMatch(RelOptRuleCall call) {

@@ -3,12 +3,10 @@ package dev.travertine.exec.expr;
 import dev.travertine.exec.Columns;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.DataType;
-import dev.travertine.vector.Decimals;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
-import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
-import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
 
@@ -114,32 +112,8 @@ final class Vecs {
    * positions of {@code dst}, NULLs included. Strings are referenced, not copied.
    */
   static void copyRows(ColumnVector src, ColumnVector dst, int[] sel, int n, TypeKind kind) {
-    boolean rep = src.isRepeating;
     for (int k = 0; k < n; k++) {
-      int i = sel[k];
-      int s = rep ? 0 : i;
-      if (!src.noNulls && src.isNull[s]) {
-        dst.noNulls = false;
-        dst.isNull[i] = true;
-        continue;
-      }
-      dst.isNull[i] = false;
-      switch (kind) {
-        case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DATE ->
-            ((LongColumnVector) dst).vector[i] = ((LongColumnVector) src).vector[s];
-        case REAL, DOUBLE -> ((DoubleColumnVector) dst).vector[i] = ((DoubleColumnVector) src).vector[s];
-        case DECIMAL -> Decimals.copy(src, s, dst, i);
-        case CHAR, VARCHAR -> {
-          BytesColumnVector x = (BytesColumnVector) src;
-          ((BytesColumnVector) dst).setRef(i, x.vector[s], x.start[s], x.length[s]);
-        }
-        case TIMESTAMP -> {
-          TimestampColumnVector x = (TimestampColumnVector) src;
-          TimestampColumnVector y = (TimestampColumnVector) dst;
-          y.time[i] = x.time[s];
-          y.nanos[i] = x.nanos[s];
-        }
-      }
+      Vectors.copyReferencing(src, sel[k], dst, sel[k], kind);
     }
   }
 
