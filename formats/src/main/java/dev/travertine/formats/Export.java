@@ -152,9 +152,9 @@ public final class Export {
         }
         String name = schema.column(c).name();
         if (f == Format.CSV_WITH_NAMES) {
-          csv(name);
+          TextEscapes.csv(sb, name, true);
         } else {
-          tsv(name);
+          TextEscapes.tsv(sb, name);
         }
       }
       sb.append('\n');
@@ -173,7 +173,7 @@ public final class Export {
           sb.append(json || csv ? ',' : '\t');
         }
         if (json) {
-          json(schema.column(c).name());
+          TextEscapes.jsonString(sb, schema.column(c).name());
           sb.append(':');
         }
         Object v = row[c];
@@ -186,18 +186,18 @@ public final class Export {
         boolean quoted = t.kind().isString() || t.kind() == TypeKind.DATE || t.kind() == TypeKind.TIMESTAMP;
         if (json) {
           if (quoted) {
-            json(s);
+            TextEscapes.jsonString(sb, s);
           } else {
             sb.append(s);
           }
         } else if (csv) {
           if (t.kind().isString()) {
-            csv(s);
+            TextEscapes.csv(sb, s, true);
           } else {
             sb.append(s);
           }
         } else {
-          tsv(s);
+          TextEscapes.tsv(sb, s);
         }
       }
       sb.append(json ? "}\n" : "\n");
@@ -212,53 +212,6 @@ public final class Export {
         case REAL -> Float.toString(((Number) v).floatValue());
         default -> v.toString();
       };
-    }
-
-    private void csv(String s) {
-      sb.append('"');
-      for (int i = 0; i < s.length(); i++) {
-        char ch = s.charAt(i);
-        if (ch == '"') {
-          sb.append('"');
-        }
-        sb.append(ch);
-      }
-      sb.append('"');
-    }
-
-    private void tsv(String s) {
-      for (int i = 0; i < s.length(); i++) {
-        char ch = s.charAt(i);
-        switch (ch) {
-          case '\t' -> sb.append("\\t");
-          case '\n' -> sb.append("\\n");
-          case '\r' -> sb.append("\\r");
-          case '\\' -> sb.append("\\\\");
-          default -> sb.append(ch);
-        }
-      }
-    }
-
-    private void json(String s) {
-      sb.append('"');
-      for (int i = 0; i < s.length(); i++) {
-        char ch = s.charAt(i);
-        switch (ch) {
-          case '"' -> sb.append("\\\"");
-          case '\\' -> sb.append("\\\\");
-          case '\n' -> sb.append("\\n");
-          case '\r' -> sb.append("\\r");
-          case '\t' -> sb.append("\\t");
-          default -> {
-            if (ch < 0x20) {
-              sb.append(String.format(Locale.ROOT, "\\u%04x", (int) ch));
-            } else {
-              sb.append(ch);
-            }
-          }
-        }
-      }
-      sb.append('"');
     }
   }
 }

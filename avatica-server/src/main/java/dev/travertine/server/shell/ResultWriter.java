@@ -1,5 +1,6 @@
 package dev.travertine.server.shell;
 
+import dev.travertine.formats.TextEscapes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -314,45 +315,17 @@ public final class ResultWriter {
 
   /** RFC 4180: quoted only when it must be (separator, quote, line break, or empty); NULL empty. */
   static void csvField(StringBuilder b, String s) {
-    if (s == null) {
-      return;
+    if (s != null) {
+      TextEscapes.csv(b, s, false);
     }
-    boolean quote = s.isEmpty();
-    for (int i = 0; i < s.length() && !quote; i++) {
-      char c = s.charAt(i);
-      quote = c == ',' || c == '"' || c == '\n' || c == '\r';
-    }
-    if (!quote) {
-      b.append(s);
-      return;
-    }
-    b.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '"') {
-        b.append('"');
-      }
-      b.append(c);
-    }
-    b.append('"');
   }
 
   /** ClickHouse's TabSeparated escapes; NULL is {@code \N}. */
   static void tsvField(StringBuilder b, String s) {
     if (s == null) {
       b.append("\\N");
-      return;
-    }
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '\t' -> b.append("\\t");
-        case '\n' -> b.append("\\n");
-        case '\r' -> b.append("\\r");
-        case '\\' -> b.append("\\\\");
-        case '\0' -> b.append("\\0");
-        default -> b.append(c);
-      }
+    } else {
+      TextEscapes.tsv(b, s);
     }
   }
 
@@ -368,32 +341,8 @@ public final class ResultWriter {
     } else if (bool) {
       b.append(s.equalsIgnoreCase("true") ? "true" : "false");
     } else {
-      jsonString(b, s);
+      TextEscapes.jsonString(b, s);
     }
-  }
-
-  static void jsonString(StringBuilder b, String s) {
-    b.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> b.append("\\\"");
-        case '\\' -> b.append("\\\\");
-        case '\n' -> b.append("\\n");
-        case '\r' -> b.append("\\r");
-        case '\t' -> b.append("\\t");
-        case '\b' -> b.append("\\b");
-        case '\f' -> b.append("\\f");
-        default -> {
-          if (c < 0x20) {
-            b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            b.append(c);
-          }
-        }
-      }
-    }
-    b.append('"');
   }
 
   private interface RowJson {
@@ -410,7 +359,7 @@ public final class ResultWriter {
         if (i > 0) {
           b.append(',');
         }
-        jsonString(b, names[i]);
+        TextEscapes.jsonString(b, names[i]);
         b.append(':');
         jsonValue(b, text(rs, i + 1), numeric[i], bool[i]);
       }
@@ -480,9 +429,9 @@ public final class ResultWriter {
     StringBuilder b = new StringBuilder("{\n\t\"meta\":\n\t[\n");
     for (int i = 0; i < names.length; i++) {
       b.append("\t\t{\n\t\t\t\"name\": ");
-      jsonString(b, names[i]);
+      TextEscapes.jsonString(b, names[i]);
       b.append(",\n\t\t\t\"type\": ");
-      jsonString(b, types[i]);
+      TextEscapes.jsonString(b, types[i]);
       b.append("\n\t\t}").append(i + 1 < names.length ? ",\n" : "\n");
     }
     b.append("\t],\n\n\t\"data\":\n\t[");
