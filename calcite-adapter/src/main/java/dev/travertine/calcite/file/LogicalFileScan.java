@@ -26,7 +26,7 @@ import org.apache.calcite.rel.type.RelDataTypeField;
  */
 public final class LogicalFileScan extends TableScan implements ProjectableScan {
   final FileTable files;
-  public final int[] projection;
+  final int[] projection;
 
   LogicalFileScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, FileTable files, int[] projection) {
     super(cluster, traits, List.of(), table);

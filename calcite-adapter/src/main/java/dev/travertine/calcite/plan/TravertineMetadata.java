@@ -86,7 +86,7 @@ final class TravertineMetadata {
       }
       double d = 1;
       for (int f : key) {
-        d *= s.travertineTable.distinctEstimate(s.projection[f]);
+        d *= s.travertineTable.distinctEstimate(s.projection()[f]);
       }
       return Math.max(1, Math.min(rows, d));
     }

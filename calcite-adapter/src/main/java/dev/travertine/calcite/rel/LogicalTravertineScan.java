@@ -32,7 +32,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class LogicalTravertineScan extends TableScan implements ProjectableScan {
   public final TravertineTable travertineTable;
-  public final int[] projection;
+  final int[] projection;
   final @Nullable Predicate filter;
   public final long limit;
   final boolean ordered;

@@ -67,7 +67,7 @@ public final class VectorizedScan extends TableScan implements VectorizedRel {
 
   /** The table columns the scan reads, in field order. */
   int[] projection() {
-    return logical != null ? logical.projection : files.projection;
+    return logical != null ? logical.projection() : files.projection();
   }
 
   /** The absorbed LIMIT (-1: none). */

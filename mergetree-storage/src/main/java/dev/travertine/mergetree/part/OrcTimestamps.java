@@ -70,14 +70,15 @@ final class OrcTimestamps {
   }
 
   /**
-   * Brings nanoseconds that ORC read in the form above back to [0, 1 s), in place (the whole
-   * vectors: a row filter sees them before the batch's size is known).
+   * Brings nanoseconds that ORC read in the form above back to [0, 1 s), in place, in rows
+   * {@code 0..rows-1} of each timestamp vector (its first row when it repeats).
    */
-  static void afterRead(ColumnVector[] cols) {
+  static void afterRead(ColumnVector[] cols, int rows) {
     for (ColumnVector v : cols) {
       if (v instanceof TimestampColumnVector t) {
         int[] nanos = t.nanos;
-        for (int i = 0; i < nanos.length; i++) {
+        int n = t.isRepeating ? Math.min(rows, 1) : Math.min(rows, nanos.length);
+        for (int i = 0; i < n; i++) {
           if (nanos[i] < 0) {
             nanos[i] += NANOS_PER_SECOND;
           }

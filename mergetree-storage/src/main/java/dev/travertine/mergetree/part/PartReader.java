@@ -129,7 +129,7 @@ public final class PartReader implements AutoCloseable {
           sel[i] = i;
         }
       }
-      OrcTimestamps.afterRead(cols);
+      OrcTimestamps.afterRead(cols, n == 0 ? 0 : sel[n - 1] + 1); // selections ascend
       int m = f.filter(cols, sel, n);
       ctx.setSelectedInUse(true);
       ctx.setSelectedSize(m);
@@ -146,7 +146,7 @@ public final class PartReader implements AutoCloseable {
     if (!rows.nextBatch(batch) || batch.size == 0) {
       return false;
     }
-    OrcTimestamps.afterRead(batch.cols);
+    OrcTimestamps.afterRead(batch.cols, batch.size);
     if (!mapping.identical()) {
       TableSchema schema = mapping.schema();
       for (int c = 0; c < schema.size(); c++) {
