@@ -415,6 +415,9 @@ public final class Database implements AutoCloseable {
     out.put("BufferedRows", buffered);
     out.put("Tables", (long) tables().size());
     out.put("MemoryHeapUsed", rt.totalMemory() - rt.freeMemory());
+    var cache = ctx.columnCache();
+    out.put("UncompressedCacheBytes", cache == null ? 0L : cache.bytes());
+    out.put("UncompressedCacheCells", cache == null ? 0L : cache.entries());
     return out;
   }
 
@@ -425,7 +428,9 @@ public final class Database implements AutoCloseable {
       "PartsActive", "Active parts of all tables",
       "BufferedRows", "Rows in insert buffers (in the WAL, not yet in parts)",
       "Tables", "Tables",
-      "MemoryHeapUsed", "Bytes of the JVM heap in use (queries, caches and garbage not yet collected)");
+      "MemoryHeapUsed", "Bytes of the JVM heap in use (queries, caches and garbage not yet collected)",
+      "UncompressedCacheBytes", "Bytes the decoded-column cache holds (use_uncompressed_cache)",
+      "UncompressedCacheCells", "Entries of the decoded-column cache (one column of one part stripe each)");
 
   /** Takes one {@code system.metric_log} sample (every second, on the background executor). */
   public void sampleMetrics() {

@@ -105,7 +105,7 @@ public sealed interface Predicate {
 
     @Override
     public int filter(ColumnVector[] cols, int[] sel, int n) {
-      ColumnVector v = cols[column];
+      ColumnVector v = Vectors.wide(cols[column]); // a narrow one widened (a copy per batch)
       int out = 0;
       if (v instanceof LongColumnVector lv && value instanceof Number num && !(value instanceof BigDecimal)
           && !(value instanceof Double) && !(value instanceof Float)) {
@@ -272,7 +272,7 @@ public sealed interface Predicate {
       if (values.size() == 1) {
         return new Compare(column, Op.EQ, values.get(0)).filter(cols, sel, n);
       }
-      ColumnVector v = cols[column];
+      ColumnVector v = Vectors.wide(cols[column]); // a narrow one widened (a copy per batch)
       if (v instanceof LongColumnVector lv && values.stream().allMatch(x -> x instanceof Long)) {
         long[] sorted = values.stream().mapToLong(x -> (Long) x).sorted().toArray();
         int out = 0;
@@ -457,7 +457,7 @@ public sealed interface Predicate {
     if (v instanceof org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector) {
       return TypeKind.TIMESTAMP;
     }
-    if (v instanceof LongColumnVector) {
+    if (v instanceof LongColumnVector || v instanceof IntegerVector) {
       return TypeKind.BIGINT;
     }
     if (v instanceof DoubleColumnVector) {

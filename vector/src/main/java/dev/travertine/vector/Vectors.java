@@ -27,6 +27,34 @@ public final class Vectors {
     return !v.noNulls && v.isNull[i];
   }
 
+  /**
+   * The value at position {@code i} (already mapped for repetition) of a long-backed vector:
+   * Hive's {@link LongColumnVector} or one of our {@link IntegerVector}s.
+   */
+  public static long longAt(ColumnVector v, int i) {
+    return v instanceof LongColumnVector l ? l.vector[i] : ((IntegerVector) v).get(i);
+  }
+
+  /** Hive's form of {@code v}: itself, or a wide copy of an {@link IntegerVector}. */
+  public static ColumnVector wide(ColumnVector v) {
+    return v instanceof IntegerVector n ? n.widen() : v;
+  }
+
+  /** {@code b} with every {@link IntegerVector} in Hive's form (the same batch when it has none). */
+  public static Batch wide(Batch b) {
+    ColumnVector[] cols = b.cols();
+    ColumnVector[] out = null;
+    for (int c = 0; c < cols.length; c++) {
+      if (cols[c] instanceof IntegerVector n) {
+        if (out == null) {
+          out = cols.clone();
+        }
+        out[c] = n.widen();
+      }
+    }
+    return out == null ? b : new Batch(out, b.sel(), b.size());
+  }
+
   /** Reads one value in the storage representation (see {@link TypeKind}), or null. */
   public static Object get(ColumnVector v, TypeKind kind, int row) {
     int i = idx(v, row);
@@ -35,16 +63,16 @@ public final class Vectors {
     }
     switch (kind) {
       case BOOLEAN:
-        return ((LongColumnVector) v).vector[i] != 0;
+        return longAt(v, i) != 0;
       case TINYINT:
-        return (byte) ((LongColumnVector) v).vector[i];
+        return (byte) longAt(v, i);
       case SMALLINT:
-        return (short) ((LongColumnVector) v).vector[i];
+        return (short) longAt(v, i);
       case INTEGER:
       case DATE:
-        return (int) ((LongColumnVector) v).vector[i];
+        return (int) longAt(v, i);
       case BIGINT:
-        return ((LongColumnVector) v).vector[i];
+        return longAt(v, i);
       case REAL:
         return (float) ((DoubleColumnVector) v).vector[i];
       case DOUBLE:
@@ -133,7 +161,7 @@ public final class Vectors {
     dst.isNull[dstRow] = false;
     switch (kind) {
       case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DATE ->
-          ((LongColumnVector) dst).vector[dstRow] = ((LongColumnVector) src).vector[i];
+          ((LongColumnVector) dst).vector[dstRow] = longAt(src, i);
       case REAL, DOUBLE -> ((DoubleColumnVector) dst).vector[dstRow] = ((DoubleColumnVector) src).vector[i];
       case DECIMAL -> Decimals.copy(src, i, dst, dstRow);
       case CHAR, VARCHAR -> {
@@ -206,7 +234,7 @@ public final class Vectors {
     }
     switch (kind) {
       case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DATE:
-        return Long.compare(((LongColumnVector) a).vector[i], ((LongColumnVector) b).vector[j]);
+        return Long.compare(longAt(a, i), longAt(b, j));
       case REAL, DOUBLE:
         return Double.compare(((DoubleColumnVector) a).vector[i], ((DoubleColumnVector) b).vector[j]);
       case DECIMAL:

@@ -110,6 +110,8 @@ public final class VectorizedRuntime {
       }
       ScanRequest req = ScanRequest.of(settings, scan.projection(), f, limit, scan.ordered(), stages, prewhere,
           null);
+      // the fragment's stages take narrow integer vectors (ComputeStage widens what its consumer needs wide)
+      req = req.withRead(req.read().withNarrowIntegers(true));
       TableScanner s = TableScanner.open(table.snapshot(), req, table.context());
       opened.add(s);
       return BatchIterator.of(s, null);

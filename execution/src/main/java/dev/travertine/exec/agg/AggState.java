@@ -35,6 +35,14 @@ abstract class AggState {
     add(arg, sel, zeros, n);
   }
 
+  /**
+   * Whether {@link #add} and {@link #addAll} also take our narrow integer vectors ({@link
+   * dev.travertine.vector.IntegerVector}); others get Hive's form.
+   */
+  boolean takesNarrow() {
+    return false;
+  }
+
   /** Adds {@code other}'s states: its group {@code src[k]} into our group {@code dst[k]}, k < n. */
   abstract void merge(AggState other, int[] src, int[] dst, int n);
 
@@ -117,6 +125,10 @@ abstract class AggState {
 
     Count(boolean star) {
       this.star = star;
+    }
+
+    @Override boolean takesNarrow() {
+      return true; // reads null flags only
     }
 
     @Override void grow(int groups) {

@@ -2,6 +2,7 @@ package dev.travertine.exec.agg;
 
 import dev.travertine.exec.Columns;
 import dev.travertine.vector.Batch;
+import dev.travertine.vector.Vectors;
 import dev.travertine.vector.DataType;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +55,7 @@ public final class HashAggregator {
     ColumnVector[] cols = b.cols();
     ColumnVector[] keyCols = new ColumnVector[keys.length];
     for (int i = 0; i < keys.length; i++) {
-      keyCols[i] = cols[keys[i]];
+      keyCols[i] = Vectors.wide(cols[keys[i]]);
     }
     int[] sel = b.sel();
     boolean oneGroup = keys.length == 0;
@@ -70,13 +71,13 @@ public final class HashAggregator {
       AggCall c = calls.get(i);
       AggState s = states[i];
       s.grow(size);
-      ColumnVector arg = c.arg() < 0 ? null : cols[c.arg()];
+      ColumnVector arg = c.arg() < 0 ? null : s.takesNarrow() ? cols[c.arg()] : Vectors.wide(cols[c.arg()]);
       if (c.filter() < 0 && oneGroup) {
         s.addAll(arg, sel, n, zeros);
       } else if (c.filter() < 0) {
         s.add(arg, sel, gid, n);
       } else {
-        int m = narrow((LongColumnVector) cols[c.filter()], sel, n, oneGroup ? zeros : gid);
+        int m = narrow((LongColumnVector) Vectors.wide(cols[c.filter()]), sel, n, oneGroup ? zeros : gid);
         s.add(arg, sel2, gid2, m);
       }
     }

@@ -2,6 +2,8 @@ package dev.travertine.exec.agg;
 
 import dev.travertine.exec.Columns;
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.IntegerVector;
+import dev.travertine.vector.Vectors;
 import dev.travertine.vector.ScaledDecimals;
 import dev.travertine.vector.TypeKind;
 import java.math.BigDecimal;
@@ -116,8 +118,12 @@ abstract class Sum extends AggState {
       sums = Arrays.copyOf(sums, capacity);
     }
 
+    @Override boolean takesNarrow() {
+      return true;
+    }
+
     @Override void add(ColumnVector arg, int[] sel, int[] gid, int n) {
-      LongColumnVector a = (LongColumnVector) arg;
+      LongColumnVector a = (LongColumnVector) Vectors.wide(arg);
       long[] vec = a.vector;
       long[] s = sums;
       long[] c = counts;
@@ -147,12 +153,16 @@ abstract class Sum extends AggState {
     }
 
     @Override void addAll(ColumnVector arg, int[] sel, int n, int[] zeros) {
-      LongColumnVector a = (LongColumnVector) arg;
-      if (!a.noNulls || a.isRepeating) {
+      if (!arg.noNulls || arg.isRepeating) {
         add(arg, sel, zeros, n);
         return;
       }
-      long[] vec = a.vector;
+      if (arg instanceof IntegerVector nv) {
+        sums[0] += NarrowSums.sum(nv, sel, n);
+        counts[0] += n;
+        return;
+      }
+      long[] vec = ((LongColumnVector) arg).vector;
       long s = 0;
       if (Columns.dense(sel, n)) {
         for (int i = 0; i < n; i++) {

@@ -3,6 +3,9 @@ package dev.travertine.exec.expr;
 import dev.travertine.exec.Columns;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.Int16Vector;
+import dev.travertine.vector.Int32Vector;
+import dev.travertine.vector.IntegerVector;
 import dev.travertine.vector.Decimals;
 import dev.travertine.vector.TypeKind;
 import java.math.BigDecimal;
@@ -32,13 +35,45 @@ final class CastExpr extends VecExpr {
     this.from = arg.type.kind();
   }
 
+  /** Integers at their width to DOUBLE, at the selected positions (nulls are set already). */
+  private static void narrowToDouble(IntegerVector a, double[] z, int[] sel, int m) {
+    boolean dense = Columns.dense(sel, m);
+    if (a instanceof Int16Vector v) {
+      short[] x = v.values;
+      if (dense) {
+        for (int i = 0; i < m; i++) {
+          z[i] = x[i];
+        }
+      } else {
+        for (int k = 0; k < m; k++) {
+          z[sel[k]] = x[sel[k]];
+        }
+      }
+    } else if (a instanceof Int32Vector v) {
+      int[] x = v.values;
+      if (dense) {
+        for (int i = 0; i < m; i++) {
+          z[i] = x[i];
+        }
+      } else {
+        for (int k = 0; k < m; k++) {
+          z[sel[k]] = x[sel[k]];
+        }
+      }
+    } else {
+      for (int k = 0; k < m; k++) {
+        z[sel[k]] = a.get(sel[k]);
+      }
+    }
+  }
+
   @Override ColumnVector eval(Batch batch) {
     int n = batch.size();
     ColumnVector r = Vecs.alloc(type, Vecs.capacity(batch));
     if (n == 0) {
       return r;
     }
-    ColumnVector a = arg.eval(batch);
+    ColumnVector a = arg.evalRaw(batch);
     int[] sel = batch.sel();
     int m = n;
     if (a.isRepeating) {
@@ -49,6 +84,13 @@ final class CastExpr extends VecExpr {
     Vecs.propagateNulls(r, a, sel, m);
     boolean nulls = !r.noNulls;
     TypeKind to = type.kind();
+    if (a instanceof IntegerVector nv) {
+      if (from != TypeKind.BOOLEAN && from != TypeKind.DATE && to == TypeKind.DOUBLE) {
+        narrowToDouble(nv, ((DoubleColumnVector) r).vector, sel, m);
+        return r;
+      }
+      a = nv.widen();
+    }
     if (from.isLongBacked() && to.isLongBacked() && to != TypeKind.BOOLEAN && from != TypeKind.BOOLEAN) {
       longToLong(((LongColumnVector) a).vector, ((LongColumnVector) r).vector, sel, m, nulls ? r.isNull : null);
       return r;

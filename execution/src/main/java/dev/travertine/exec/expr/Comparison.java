@@ -4,7 +4,9 @@ import dev.travertine.exec.Columns;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.DataType;
 import dev.travertine.vector.Decimals;
+import dev.travertine.vector.IntegerVector;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.util.Arrays;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -87,10 +89,12 @@ final class Comparison extends VecExpr {
     if (n == 0) {
       return 0;
     }
-    ColumnVector a = left.eval(batch);
-    ColumnVector b = right.eval(batch);
+    ColumnVector a = left.evalRaw(batch);
+    ColumnVector b = right.evalRaw(batch);
     int[] sel = batch.sel();
     if (distinctOp()) {
+      a = Vectors.wide(a);
+      b = Vectors.wide(b);
       boolean want = op == Op.IS_DISTINCT_FROM;
       int c = 0;
       for (int k = 0; k < n; k++) {
@@ -109,23 +113,42 @@ final class Comparison extends VecExpr {
     if (a.isRepeating && Vecs.isNull(a, 0) || b.isRepeating && Vecs.isNull(b, 0)) {
       return 0;
     }
+    if (a instanceof IntegerVector || b instanceof IntegerVector) {
+      if (a instanceof IntegerVector x && !x.isRepeating && b.isRepeating && !(b instanceof IntegerVector)) {
+        int c = NarrowCompare.filter(x, op, Vecs.longValues(b)[0], sel, n, out, skewed());
+        seen(c, n);
+        return dropNulls ? dropNulls(a, b, out, c) : c;
+      }
+      if (b instanceof IntegerVector y && !y.isRepeating && a.isRepeating && !(a instanceof IntegerVector)) {
+        int c = NarrowCompare.filter(y, flip(op), Vecs.longValues(a)[0], sel, n, out, skewed());
+        seen(c, n);
+        return dropNulls ? dropNulls(a, b, out, c) : c;
+      }
+      a = Vectors.wide(a);
+      b = Vectors.wide(b);
+    }
     int c = switch (repr) {
       case LONG -> longs(Vecs.longValues(a), a.isRepeating, Vecs.longValues(b), b.isRepeating, sel, n, out);
       case DOUBLE -> doubles(((DoubleColumnVector) a).vector, a.isRepeating,
           ((DoubleColumnVector) b).vector, b.isRepeating, sel, n, out);
       default -> generic(a, b, sel, n, out);
     };
-    if (dropNulls && !(a.noNulls && b.noNulls)) {
-      int m = 0;
-      for (int k = 0; k < c; k++) {
-        int i = out[k];
-        if (!Vecs.isNull(a, i) && !Vecs.isNull(b, i)) {
-          out[m++] = i;
-        }
-      }
-      c = m;
+    return dropNulls ? dropNulls(a, b, out, c) : c;
+  }
+
+  /** {@code out[0 .. c)} without the rows where {@code a} or {@code b} is NULL; returns the count left. */
+  private static int dropNulls(ColumnVector a, ColumnVector b, int[] out, int c) {
+    if (a.noNulls && b.noNulls) {
+      return c;
     }
-    return c;
+    int m = 0;
+    for (int k = 0; k < c; k++) {
+      int i = out[k];
+      if (!Vecs.isNull(a, i) && !Vecs.isNull(b, i)) {
+        out[m++] = i;
+      }
+    }
+    return m;
   }
 
   private boolean test(int cmp) {

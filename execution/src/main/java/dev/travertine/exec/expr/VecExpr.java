@@ -20,6 +20,14 @@ abstract class VecExpr implements VectorExpression {
   /** Evaluates the selected rows; the result may be shared (read it, never write it). */
   abstract ColumnVector eval(Batch b);
 
+  /**
+   * As {@link #eval}, for a caller that also reads our narrow integer vectors ({@link
+   * dev.travertine.vector.IntegerVector}): a column of the batch comes as it is, not widened.
+   */
+  ColumnVector evalRaw(Batch b) {
+    return eval(b);
+  }
+
   @Override public ColumnVector evaluate(Batch b) {
     return eval(b);
   }

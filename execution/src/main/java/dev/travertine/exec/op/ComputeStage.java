@@ -9,6 +9,7 @@ import dev.travertine.exec.join.HashJoinProbe;
 import dev.travertine.exec.join.JoinTable;
 import dev.travertine.exec.join.KeyFilter;
 import dev.travertine.vector.Batch;
+import dev.travertine.vector.Vectors;
 import dev.travertine.vector.BatchStage;
 import dev.travertine.vector.DataType;
 import java.util.Arrays;
@@ -105,8 +106,26 @@ public final class ComputeStage implements BatchStage {
     }
   }
 
+  /** Whether {@link #apply}'s output may hold our narrow integer vectors (its consumer takes them). */
+  private boolean narrowOutput;
+
+  /**
+   * Lets the output keep our narrow integer vectors ({@link dev.travertine.vector.IntegerVector}s,
+   * from a scan that hands them out): for a consumer that takes them, as {@link
+   * dev.travertine.exec.agg.HashAggregator} does. Otherwise they are widened at the end.
+   */
+  public ComputeStage narrowOutput() {
+    narrowOutput = true;
+    return this;
+  }
+
   @Override
   public Batch apply(Batch b) {
+    Batch out = compute(b);
+    return narrowOutput ? out : Vectors.wide(out);
+  }
+
+  private Batch compute(Batch b) {
     cancelCheck.run();
     if (scanColumns != null) {
       ColumnVector[] fields = new ColumnVector[scanColumns.length];
@@ -120,7 +139,7 @@ public final class ComputeStage implements BatchStage {
       int[] out = Arrays.copyOf(b.sel(), b.size());
       int m = b.size();
       for (int k = 0; k < keyFilters.length && m > 0; k++) {
-        m = keyFilters[k].filter(b.cols()[keyFields[k]], out, m);
+        m = keyFilters[k].filter(Vectors.wide(b.cols()[keyFields[k]]), out, m);
       }
       ownSel = true;
       b = new Batch(b.cols(), out, m);
@@ -132,7 +151,7 @@ public final class ComputeStage implements BatchStage {
         ownSel = true;
         b = new Batch(b.cols(), out, m);
       } else if (joins[i] != null) {
-        b = joins[i].apply(b);
+        b = joins[i].apply(Vectors.wide(b));
         ownSel = false;
       } else {
         ColumnVector[] out = new ColumnVector[projects[i].length];

@@ -288,7 +288,7 @@ public final class FragmentRunner {
         PartialAggregates partials = new PartialAggregates(merging ? a.sourceTypes() : types, a.keys(), a.calls(),
             PartialAggregates.Tuning.DEFAULT);
         drain(() -> {
-          ComputeStage cs = stage(cols, 0, prefix.size());
+          ComputeStage cs = merging ? stage(cols, 0, prefix.size()) : stage(cols, 0, prefix.size()).narrowOutput();
           PartialAggregates.Worker w = partials.worker();
           MemoryTracker.Account acct = memory.account();
           return b -> {

@@ -6,6 +6,9 @@ import dev.travertine.mergetree.part.PartWriter;
 import dev.travertine.mergetree.schema.Column;
 import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.IntegerVector;
+import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.util.Arrays;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
@@ -45,6 +48,8 @@ final class CachedTask {
   private final boolean[] granules;
   private final int firstGranule;
   private final int granularity;
+  /** Whether the consumer takes {@link IntegerVector}s; otherwise cached narrow ones are widened. */
+  private final boolean narrow;
   private int[] sizes = new int[16];
   private boolean filling;
   private int batch;
@@ -52,9 +57,9 @@ final class CachedTask {
   private long nextRow;
   private int size;
 
-  private CachedTask(DecodedColumnCache cache, TypeDescription orcSchema, int width, int[] columns,
+  private CachedTask(DecodedColumnCache cache, TypeDescription orcSchema, int width, int[] columns, TypeKind[] kinds,
       DecodedColumnCache.Key[] keys, DecodedColumnCache.Entry[] hits, boolean[] readInclude, int[] layout,
-      int batchSize, boolean[] granules, int firstGranule, int granularity) {
+      int batchSize, boolean[] granules, int firstGranule, int granularity, boolean narrow) {
     this.cache = cache;
     this.orcSchema = orcSchema;
     this.width = width;
@@ -67,10 +72,11 @@ final class CachedTask {
     this.granules = granules;
     this.firstGranule = firstGranule;
     this.granularity = granularity;
+    this.narrow = narrow;
     this.fill = new DecodedColumnCache.Builder[columns.length];
     for (int i = 0; i < columns.length; i++) {
       if (hits[i] == null) {
-        fill[i] = new DecodedColumnCache.Builder(cache.maxEntryBytes());
+        fill[i] = new DecodedColumnCache.Builder(cache.maxEntryBytes(), kinds[i]);
         filling = true;
       }
     }
@@ -87,9 +93,10 @@ final class CachedTask {
    * @param stripe the task's stripe, -1 for the whole part
    * @param include the columns read (ORC ids: c + 1)
    * @param batchSize rows per batch the task's reader would read
+   * @param narrow whether the consumer takes {@link IntegerVector}s
    */
   static CachedTask plan(DecodedColumnCache cache, ScanPlan.PartTask task, int stripe, TableSchema schema,
-      TypeDescription orcSchema, boolean[] include, int batchSize, EngineEvents events) {
+      TypeDescription orcSchema, boolean[] include, int batchSize, boolean narrow, EngineEvents events) {
     PartRef part = task.part();
     if (cache == null || !cache.enabled() || part.info().rows() == 0) {
       return null;
@@ -157,8 +164,12 @@ final class CachedTask {
         }
       }
     }
-    return new CachedTask(cache, orcSchema, schema.size(), columns, keys, hits, readInclude, layout, batchSize,
-        partial ? task.granules() : null, first, granularity);
+    TypeKind[] kinds = new TypeKind[n];
+    for (int i = 0; i < n; i++) {
+      kinds[i] = schema.column(columns[i]).type().kind();
+    }
+    return new CachedTask(cache, orcSchema, schema.size(), columns, kinds, keys, hits, readInclude, layout, batchSize,
+        partial ? task.granules() : null, first, granularity, narrow);
   }
 
   /** Whether every column comes from the cache (no reader at all). */
@@ -189,7 +200,7 @@ final class CachedTask {
     }
     ColumnVector[] cols = new ColumnVector[width];
     for (int i = 0; i < columns.length; i++) {
-      cols[columns[i]] = hits[i].vectors()[batch];
+      cols[columns[i]] = handOut(hits[i].vectors()[batch]);
     }
     advance(layout[batch]);
     return cols;
@@ -212,9 +223,12 @@ final class CachedTask {
     long held = 0;
     for (int i = 0; i < columns.length; i++) {
       if (hits[i] != null) {
-        cols[columns[i]] = hits[i].vectors()[batch];
+        cols[columns[i]] = handOut(hits[i].vectors()[batch]);
       } else if (filling) {
-        fill[i].add(cols[columns[i]]);
+        ColumnVector kept = fill[i].add(cols[columns[i]], b.size);
+        if (narrow) {
+          cols[columns[i]] = kept;
+        }
         held += fill[i].bytes();
       }
     }
@@ -228,6 +242,11 @@ final class CachedTask {
     sizes[batch] = b.size;
     advance(b.size);
     return cols;
+  }
+
+  /** A cached vector as the consumer takes it. */
+  private ColumnVector handOut(ColumnVector v) {
+    return narrow ? v : Vectors.wide(v);
   }
 
   private void advance(int rows) {

@@ -3,12 +3,15 @@ package dev.travertine.mergetree.scan;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.travertine.mergetree.EngineEvents;
+import dev.travertine.vector.IntegerVector;
+import dev.travertine.vector.TypeKind;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.Decimal64ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
@@ -51,6 +54,13 @@ public final class DecodedColumnCache {
 
   /** One column of one part task: its vectors batch by batch, the batches' sizes, and the bytes held. */
   record Entry(ColumnVector[] vectors, int[] sizes, int bytes) {}
+
+  /**
+   * Whether TINYINT, SMALLINT, INTEGER, DATE and BOOLEAN columns are kept at their width (the
+   * default; {@code -Dtravertine.cache.narrow=false} keeps Hive's 8-byte vectors, the "off" side of
+   * benchmarks).
+   */
+  static final boolean NARROW = !"false".equals(System.getProperty("travertine.cache.narrow"));
 
   private final long maxBytes;
   private final Cache<Key, Entry> cache;
@@ -150,29 +160,40 @@ public final class DecodedColumnCache {
   /** Gathers one column's vectors of a task as they are decoded, with their bytes. */
   static final class Builder {
     private final long limit;
+    /** The column's type: integers narrower than 8 bytes are kept at their width ({@link IntegerVector}). */
+    private final TypeKind kind;
     private final java.util.ArrayList<ColumnVector> vectors = new java.util.ArrayList<>();
     /** Byte arrays strings point into, counted once (a stripe's dictionary is shared by all its batches). */
     private final Set<byte[]> buffers = Collections.newSetFromMap(new IdentityHashMap<>());
     private long bytes;
     private boolean over;
 
-    Builder(long limit) {
+    Builder(long limit, TypeKind kind) {
       this.limit = limit;
+      this.kind = kind;
     }
 
-    /** Adds the next batch's vector (not once the entry would be too large to keep). */
-    void add(ColumnVector v) {
+    /**
+     * Adds the next batch's vector of {@code rows} rows (not once the entry would be too large to
+     * keep); returns what the batch should use: {@code v}, or the narrow copy kept.
+     */
+    ColumnVector add(ColumnVector v, int rows) {
       if (over) {
-        return;
+        return v;
+      }
+      if (NARROW && v instanceof LongColumnVector l && !(v instanceof Decimal64ColumnVector)) {
+        IntegerVector n = IntegerVector.narrow(l, kind, rows);
+        v = n != null ? n : v;
       }
       bytes += DecodedColumnCache.bytes(v, buffers);
       if (bytes > limit) {
         over = true;
         vectors.clear();
         buffers.clear();
-        return;
+        return v;
       }
       vectors.add(v);
+      return v;
     }
 
     /** Bytes gathered so far. */
@@ -193,6 +214,9 @@ public final class DecodedColumnCache {
    * does not hold yet).
    */
   static long bytes(ColumnVector v, Set<byte[]> seen) {
+    if (v instanceof IntegerVector n) {
+      return n.bytes();
+    }
     long b = 64 + v.isNull.length;
     if (v instanceof LongColumnVector l) {
       b += 8L * l.vector.length;

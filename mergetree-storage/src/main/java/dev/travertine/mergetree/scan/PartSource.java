@@ -65,7 +65,8 @@ final class PartSource implements TaskSource {
       // Pending mutations rewrite the vectors they apply to: such a part neither uses nor fills the cache.
       if (scan.request.read().uncompressedCache() && mutations.isEmpty()) {
         cached = CachedTask.plan(scan.ctx.columnCache(), task, stripe, scan.schema, scan.orcSchema, scan.include,
-            (int) Math.max(1, Math.min(scan.request.batchSize(), task.part().info().rows())), scan.ctx.events());
+            (int) Math.max(1, Math.min(scan.request.batchSize(), task.part().info().rows())),
+            scan.request.read().narrowIntegers(), scan.ctx.events());
       }
     }
     return cached;

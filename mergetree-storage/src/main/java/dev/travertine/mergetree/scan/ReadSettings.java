@@ -7,17 +7,20 @@ import dev.travertine.mergetree.settings.Settings;
  * How a query reads parts: whether the next stripes of remote parts are prefetched, how far ahead
  * the prefetch window may grow ({@code prefetchAhead}, 0 for no limit; see {@link PrefetchWindow})
  * and how much memory prefetches may hold, how byte ranges are coalesced into requests, whether
- * remote reads go through the segment cache ({@code cache}), and whether decoded columns come from
- * and go to the engine's {@link DecodedColumnCache} ({@code uncompressedCache}).
+ * remote reads go through the segment cache ({@code cache}), whether decoded columns come from
+ * and go to the engine's {@link DecodedColumnCache} ({@code uncompressedCache}), and whether the
+ * consumer takes integers at their width ({@code narrowIntegers}: {@link dev.travertine.vector.IntegerVector}s
+ * from the cache; otherwise it gets Hive's 8-byte vectors).
  */
 public record ReadSettings(boolean prefetch, int prefetchAhead, long prefetchMaxBytes, long coalesceDistance,
-    int coalesceMaxBytes, int maxRequestBytes, boolean cache, boolean uncompressedCache) {
+    int coalesceMaxBytes, int maxRequestBytes, boolean cache, boolean uncompressedCache, boolean narrowIntegers) {
   public static final ReadSettings DEFAULT =
-      new ReadSettings(true, 200, 1L << 30, 1 << 20, 8 << 20, 8 << 20, false, false);
+      new ReadSettings(true, 200, 1L << 30, 1 << 20, 8 << 20, 8 << 20, false, false, false);
 
   public ReadSettings(boolean prefetch, int prefetchAhead, long prefetchMaxBytes, long coalesceDistance,
       int coalesceMaxBytes, int maxRequestBytes, boolean cache) {
-    this(prefetch, prefetchAhead, prefetchMaxBytes, coalesceDistance, coalesceMaxBytes, maxRequestBytes, cache, false);
+    this(prefetch, prefetchAhead, prefetchMaxBytes, coalesceDistance, coalesceMaxBytes, maxRequestBytes, cache, false,
+        false);
   }
 
   public static ReadSettings of(SessionSettings s) {
@@ -25,12 +28,18 @@ public record ReadSettings(boolean prefetch, int prefetchAhead, long prefetchMax
         s.getLong(Settings.PREFETCH_MAX_MEMORY),
         s.getLong(Settings.REMOTE_READ_MIN_BYTES_FOR_SEEK), (int) s.getLong(Settings.REMOTE_READ_MAX_COALESCED_BYTES),
         (int) s.getLong(Settings.MAX_READ_BUFFER_SIZE), s.getBool(Settings.ENABLE_FILESYSTEM_CACHE),
-        s.getBool(Settings.USE_UNCOMPRESSED_CACHE));
+        s.getBool(Settings.USE_UNCOMPRESSED_CACHE), false);
   }
 
   /** The same with the decoded-column cache on or off. */
   public ReadSettings withUncompressedCache(boolean on) {
     return new ReadSettings(prefetch, prefetchAhead, prefetchMaxBytes, coalesceDistance, coalesceMaxBytes,
-        maxRequestBytes, cache, on);
+        maxRequestBytes, cache, on, narrowIntegers);
+  }
+
+  /** The same for a consumer that does, or does not, take {@link dev.travertine.vector.IntegerVector}s. */
+  public ReadSettings withNarrowIntegers(boolean on) {
+    return new ReadSettings(prefetch, prefetchAhead, prefetchMaxBytes, coalesceDistance, coalesceMaxBytes,
+        maxRequestBytes, cache, uncompressedCache, on);
   }
 }

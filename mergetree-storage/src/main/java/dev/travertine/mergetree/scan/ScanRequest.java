@@ -47,6 +47,12 @@ public record ScanRequest(int[] columns, Predicate filter, long limit, boolean o
         s.getBool(dev.travertine.mergetree.settings.Settings.OPTIMIZE_MOVE_TO_PREWHERE) ? prewhere : null, tasks);
   }
 
+  /** The same request, read with {@code r}. */
+  public ScanRequest withRead(ReadSettings r) {
+    return new ScanRequest(columns, filter, limit, ordered, maxThreads, batchSize, usePruning, r, stages, prewhere,
+        tasks);
+  }
+
   public ScanRequest(int[] columns, Predicate filter, long limit, boolean ordered, int maxThreads, int batchSize,
       boolean usePruning, ReadSettings read, BatchStage.Factory stages, dev.travertine.vector.RowFilter prewhere) {
     this(columns, filter, limit, ordered, maxThreads, batchSize, usePruning, read, stages, prewhere, null);

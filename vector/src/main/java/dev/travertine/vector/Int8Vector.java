@@ -1,0 +1,34 @@
+package dev.travertine.vector;
+
+/** BOOLEAN (0/1) and TINYINT values, one byte each (see {@link IntegerVector}). */
+public final class Int8Vector extends IntegerVector {
+  /** The values; read them, never write them. */
+  public final byte[] values;
+
+  private Int8Vector(byte[] values, int length, TypeKind kind) {
+    super(length, kind);
+    this.values = values;
+  }
+
+  static Int8Vector of(long[] src, int n, TypeKind kind) {
+    byte[] v = new byte[Math.max(n, 1)];
+    for (int i = 0; i < n; i++) {
+      v[i] = (byte) src[i];
+    }
+    return new Int8Vector(v, n, kind);
+  }
+
+  @Override public int width() {
+    return 1;
+  }
+
+  @Override public long get(int i) {
+    return values[i];
+  }
+
+  @Override void widenInto(long[] out) {
+    for (int i = 0; i < length(); i++) {
+      out[i] = values[i];
+    }
+  }
+}

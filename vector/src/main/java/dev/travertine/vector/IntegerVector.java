@@ -1,0 +1,144 @@
+package dev.travertine.vector;
+
+import java.util.Arrays;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DateColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+
+/**
+ * Integers held at their column's width: {@link Int8Vector} (BOOLEAN, TINYINT), {@link Int16Vector}
+ * (SMALLINT), {@link Int32Vector} (INTEGER, DATE as days). Hive's {@link LongColumnVector} holds
+ * every one of them in 8 bytes; these hold 1, 2 or 4.
+ *
+ * <p>They are read-only: made once from decoded values ({@link #narrow}) and read by any number of
+ * threads. They extend Hive's {@link ColumnVector} so that they travel in today's batches beside
+ * Hive's vectors, with its null flags ({@code noNulls}, {@code isNull}) and {@code isRepeating}. A
+ * consumer either reads them through {@link #get} or a subclass's array, or asks for Hive's form
+ * with {@link Vectors#wide} (a copy). Only consumers that said they take them get them (see
+ * docs/design/execution.md, "Narrow vectors").
+ */
+public abstract sealed class IntegerVector extends ColumnVector permits Int8Vector, Int16Vector, Int32Vector {
+  private static final boolean[][] NO_NULLS = {new boolean[1024]};
+
+  /** The values' count (positions 0 .. length - 1; 1 when repeating). */
+  private final int length;
+  private final TypeKind kind;
+
+  IntegerVector(int length, TypeKind kind) {
+    super(Type.LONG, 0);
+    this.length = length;
+    this.kind = kind;
+  }
+
+  /**
+   * The values of {@code v} at positions 0 .. rows - 1 (its first only, when it repeats), at the
+   * width of {@code kind}; null when {@code kind} has none narrower than 8 bytes. Null flags are
+   * copied, or, without nulls, shared with every other such vector (all false).
+   */
+  public static IntegerVector narrow(LongColumnVector v, TypeKind kind, int rows) {
+    int n = v.isRepeating ? 1 : rows;
+    IntegerVector r = switch (kind) {
+      case BOOLEAN, TINYINT -> Int8Vector.of(v.vector, n, kind);
+      case SMALLINT -> Int16Vector.of(v.vector, n);
+      case INTEGER, DATE -> Int32Vector.of(v.vector, n, kind);
+      default -> null;
+    };
+    if (r == null) {
+      return null;
+    }
+    r.isRepeating = v.isRepeating;
+    r.noNulls = v.noNulls;
+    r.isNull = v.noNulls ? noNulls(n) : Arrays.copyOf(v.isNull, Math.max(n, 1));
+    return r;
+  }
+
+  /** The engine type the values are of. */
+  public TypeKind kind() {
+    return kind;
+  }
+
+  /** Positions held: 0 .. length - 1. */
+  public int length() {
+    return length;
+  }
+
+  /** Bytes per value. */
+  public abstract int width();
+
+  /** The value at position {@code i} (already mapped for repetition). */
+  public abstract long get(int i);
+
+  /** The heap this vector holds, roughly (values, and its null flags unless shared). */
+  public long bytes() {
+    return 32L + (long) width() * length + (noNulls ? 0 : isNull.length);
+  }
+
+  /** Hive's form: a new {@link LongColumnVector} (a {@link DateColumnVector} for DATE) with the same values and flags. */
+  public LongColumnVector widen() {
+    int n = Math.max(length, 1);
+    LongColumnVector w = kind == TypeKind.DATE ? new DateColumnVector(n) : new LongColumnVector(n);
+    long[] out = w.vector;
+    widenInto(out);
+    w.isRepeating = isRepeating;
+    w.noNulls = noNulls;
+    if (!noNulls) {
+      System.arraycopy(isNull, 0, w.isNull, 0, Math.min(isNull.length, n));
+    }
+    return w;
+  }
+
+  abstract void widenInto(long[] out);
+
+  /** A shared all-false null-flag array of at least {@code n} entries (never written: vectors are read-only). */
+  static boolean[] noNulls(int n) {
+    boolean[] a = NO_NULLS[0];
+    if (a.length >= n) {
+      return a;
+    }
+    synchronized (NO_NULLS) {
+      if (NO_NULLS[0].length < n) {
+        NO_NULLS[0] = new boolean[Math.max(n, 2 * NO_NULLS[0].length)];
+      }
+      return NO_NULLS[0];
+    }
+  }
+
+  private UnsupportedOperationException readOnly() {
+    return new UnsupportedOperationException(getClass().getSimpleName() + " is read-only; widen it first");
+  }
+
+  @Override public void flatten(boolean selectedInUse, int[] sel, int size) {
+    throw readOnly();
+  }
+
+  @Override public void setElement(int outputElementNum, int inputElementNum, ColumnVector input) {
+    throw readOnly();
+  }
+
+  @Override public void copySelected(boolean selectedInUse, int[] sel, int size, ColumnVector output) {
+    throw readOnly();
+  }
+
+  @Override public void shallowCopyTo(ColumnVector other) {
+    throw readOnly();
+  }
+
+  @Override public void ensureSize(int size, boolean preserveData) {
+    if (size > length && !isRepeating) {
+      throw readOnly();
+    }
+  }
+
+  @Override public void reset() {
+    throw readOnly();
+  }
+
+  @Override public void stringifyValue(StringBuilder buffer, int row) {
+    int i = isRepeating ? 0 : row;
+    if (noNulls || !isNull[i]) {
+      buffer.append(get(i));
+    } else {
+      buffer.append("null");
+    }
+  }
+}
