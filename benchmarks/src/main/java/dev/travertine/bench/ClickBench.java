@@ -78,6 +78,12 @@ public final class ClickBench {
           System.out.println(ClickBenchReport.line(o));
         }
       }
+      long cached = Long.parseLong(BenchSql.one(trav.connection(),
+          "SELECT \"value\" FROM system.metrics WHERE metric = 'UncompressedCacheBytes'"));
+      if (cached > 0) {
+        System.out.printf(Locale.ROOT, "# Travertine's decoded-column cache holds %,d bytes (%s entries)%n", cached,
+            BenchSql.one(trav.connection(), "SELECT \"value\" FROM system.metrics WHERE metric = 'UncompressedCacheCells'"));
+      }
     }
     new ClickBenchReport(context, outcomes).finish(outDir, "clickbench-" + rows, String.format(Locale.ROOT,
         "ClickBench-like hits, %,d rows, threads = %d: hot median per query", rows, threads));

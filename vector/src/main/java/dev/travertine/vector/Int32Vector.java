@@ -26,6 +26,13 @@ public final class Int32Vector extends IntegerVector {
     return values[i];
   }
 
+  @Override void widenAt(long[] out, int[] sel, int n) {
+    for (int k = 0; k < n; k++) {
+      int i = sel[k];
+      out[i] = values[i];
+    }
+  }
+
   @Override void widenInto(long[] out) {
     for (int i = 0; i < length(); i++) {
       out[i] = values[i];

@@ -89,6 +89,31 @@ public abstract sealed class IntegerVector extends ColumnVector permits Int8Vect
 
   abstract void widenInto(long[] out);
 
+  /**
+   * Writes the values and null flags of positions {@code sel[0 .. n)} (position 0 when repeating)
+   * into {@code dst}, which must be long enough, and its flags; other positions of {@code dst} are
+   * left as they were. For a consumer that reads the selected rows only.
+   */
+  public void widenAt(LongColumnVector dst, int[] sel, int n) {
+    dst.isRepeating = isRepeating;
+    dst.noNulls = noNulls;
+    if (isRepeating) {
+      dst.vector[0] = get(0);
+      dst.isNull[0] = !noNulls && isNull[0];
+      return;
+    }
+    widenAt(dst.vector, sel, n);
+    if (!noNulls) {
+      boolean[] from = isNull;
+      boolean[] to = dst.isNull;
+      for (int k = 0; k < n; k++) {
+        to[sel[k]] = from[sel[k]];
+      }
+    }
+  }
+
+  abstract void widenAt(long[] out, int[] sel, int n);
+
   /** A shared all-false null-flag array of at least {@code n} entries (never written: vectors are read-only). */
   static boolean[] noNulls(int n) {
     boolean[] a = NO_NULLS[0];

@@ -131,6 +131,39 @@ class IntegerVectorTest {
   }
 
   @Test
+  void aWidenerFillsTheSelectedRowsOfOneReusedBuffer() {
+    Random rnd = new Random(36);
+    Widener w = new Widener();
+    LongColumnVector plain = new LongColumnVector(8);
+    assertSame(plain, w.wide(plain, new int[] {1}, 1));
+    ColumnVector last = null;
+    for (int round = 0; round < 4; round++) {
+      LongColumnVector src = random(rnd, TypeKind.SMALLINT, 2000, round % 2 == 1);
+      IntegerVector n = IntegerVector.narrow(src, TypeKind.SMALLINT, 2000);
+      int[] sel = java.util.stream.IntStream.range(0, 2000).filter(i -> rnd.nextInt(3) == 0).toArray();
+      LongColumnVector got = (LongColumnVector) w.wide(n, sel, sel.length);
+      if (last != null) {
+        assertSame(last, got, "the buffer is reused");
+      }
+      last = got;
+      assertEquals(src.noNulls, got.noNulls);
+      for (int i : sel) {
+        assertEquals(Vectors.isNull(src, i), Vectors.isNull(got, i), "null flag at " + i);
+        if (!Vectors.isNull(src, i)) {
+          assertEquals(src.vector[i], got.vector[i], "value at " + i);
+        }
+      }
+    }
+    LongColumnVector rep = new LongColumnVector(2000);
+    rep.isRepeating = true;
+    rep.vector[0] = 9;
+    LongColumnVector got = (LongColumnVector) w.wide(IntegerVector.narrow(rep, TypeKind.INTEGER, 2000),
+        new int[] {5, 1999}, 2);
+    assertTrue(got.isRepeating);
+    assertEquals(9, got.vector[0]);
+  }
+
+  @Test
   void narrowVectorsAreReadOnly() {
     IntegerVector n = IntegerVector.narrow(new LongColumnVector(8), TypeKind.INTEGER, 8);
     assertThrows(UnsupportedOperationException.class, () -> n.setElement(0, 0, new LongColumnVector(8)));

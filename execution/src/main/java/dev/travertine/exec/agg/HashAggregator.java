@@ -3,6 +3,7 @@ package dev.travertine.exec.agg;
 import dev.travertine.exec.Columns;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.Vectors;
+import dev.travertine.vector.Widener;
 import dev.travertine.vector.DataType;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,9 @@ public final class HashAggregator {
   private int[] zeros = new int[0];
   private int[] sel2 = new int[0];
   private int[] gid2 = new int[0];
+  /** Hive's form of narrow key and argument columns, at the selected rows (see {@link #add}). */
+  private final Widener[] keyWideners;
+  private final Widener[] argWideners;
 
   public HashAggregator(List<DataType> inputTypes, int[] keys, List<AggCall> calls) {
     this.inputTypes = List.copyOf(inputTypes);
@@ -36,6 +40,10 @@ public final class HashAggregator {
     }
     this.groups = GroupTable.create(keyTypes);
     this.states = new AggState[calls.size()];
+    this.keyWideners = new Widener[keys.length];
+    this.argWideners = new Widener[calls.size()];
+    java.util.Arrays.setAll(keyWideners, i -> new Widener());
+    java.util.Arrays.setAll(argWideners, i -> new Widener());
     for (int i = 0; i < states.length; i++) {
       AggCall c = calls.get(i);
       states[i] = AggState.create(c, c.arg() < 0 ? null : inputTypes.get(c.arg()));
@@ -55,7 +63,7 @@ public final class HashAggregator {
     ColumnVector[] cols = b.cols();
     ColumnVector[] keyCols = new ColumnVector[keys.length];
     for (int i = 0; i < keys.length; i++) {
-      keyCols[i] = Vectors.wide(cols[keys[i]]);
+      keyCols[i] = keyWideners[i].wide(cols[keys[i]], b.sel(), n);
     }
     int[] sel = b.sel();
     boolean oneGroup = keys.length == 0;
@@ -71,7 +79,7 @@ public final class HashAggregator {
       AggCall c = calls.get(i);
       AggState s = states[i];
       s.grow(size);
-      ColumnVector arg = c.arg() < 0 ? null : s.takesNarrow() ? cols[c.arg()] : Vectors.wide(cols[c.arg()]);
+      ColumnVector arg = c.arg() < 0 ? null : s.takesNarrow() ? cols[c.arg()] : argWideners[i].wide(cols[c.arg()], sel, n);
       if (c.filter() < 0 && oneGroup) {
         s.addAll(arg, sel, n, zeros);
       } else if (c.filter() < 0) {

@@ -3,7 +3,7 @@ package dev.travertine.exec.agg;
 import dev.travertine.exec.Columns;
 import dev.travertine.vector.DataType;
 import dev.travertine.vector.IntegerVector;
-import dev.travertine.vector.Vectors;
+import dev.travertine.vector.Widener;
 import dev.travertine.vector.ScaledDecimals;
 import dev.travertine.vector.TypeKind;
 import java.math.BigDecimal;
@@ -109,6 +109,7 @@ abstract class Sum extends AggState {
 
   static final class LongSum extends Sum {
     long[] sums = new long[16];
+    private final Widener widener = new Widener();
 
     @Override void reorderSums(int[] order, int n) {
       sums = Gather.longs(sums, order, n);
@@ -123,7 +124,7 @@ abstract class Sum extends AggState {
     }
 
     @Override void add(ColumnVector arg, int[] sel, int[] gid, int n) {
-      LongColumnVector a = (LongColumnVector) Vectors.wide(arg);
+      LongColumnVector a = (LongColumnVector) widener.wide(arg, sel, n);
       long[] vec = a.vector;
       long[] s = sums;
       long[] c = counts;
