@@ -38,4 +38,57 @@ public final class Int32Vector extends IntegerVector {
       out[i] = values[i];
     }
   }
+
+  @Override int select(int l, int h, boolean negate, int[] sel, int n, int[] out, boolean dense, boolean branching) {
+    return l == h ? selectEq(values, l, negate, sel, n, out, dense, branching)
+        : selectIn(values, l, h, negate, sel, n, out, dense, branching);
+  }
+
+  private static int selectEq(int[] x, int v, boolean negate, int[] sel, int n, int[] out, boolean dense,
+      boolean branching) {
+    int c = 0;
+    if (dense && branching) {
+      for (int i = 0; i < n; i++) {
+        if ((x[i] == v) != negate) {
+          out[c++] = i;
+        }
+      }
+    } else if (dense) {
+      for (int i = 0; i < n; i++) {
+        out[c] = i;
+        c += (x[i] == v) != negate ? 1 : 0;
+      }
+    } else {
+      for (int k = 0; k < n; k++) {
+        int i = sel[k];
+        out[c] = i;
+        c += (x[i] == v) != negate ? 1 : 0;
+      }
+    }
+    return c;
+  }
+
+  private static int selectIn(int[] x, int l, int h, boolean negate, int[] sel, int n, int[] out, boolean dense,
+      boolean branching) {
+    int c = 0;
+    if (dense && branching) {
+      for (int i = 0; i < n; i++) {
+        if ((x[i] >= l & x[i] <= h) != negate) {
+          out[c++] = i;
+        }
+      }
+    } else if (dense) {
+      for (int i = 0; i < n; i++) {
+        out[c] = i;
+        c += (x[i] >= l & x[i] <= h) != negate ? 1 : 0;
+      }
+    } else {
+      for (int k = 0; k < n; k++) {
+        int i = sel[k];
+        out[c] = i;
+        c += (x[i] >= l & x[i] <= h) != negate ? 1 : 0;
+      }
+    }
+    return c;
+  }
 }

@@ -38,4 +38,15 @@ public final class Int8Vector extends IntegerVector {
       out[i] = values[i];
     }
   }
+
+  @Override int select(int l, int h, boolean negate, int[] sel, int n, int[] out, boolean dense, boolean branching) {
+    byte[] x = values;
+    int c = 0;
+    for (int k = 0; k < n; k++) {
+      int i = sel[k];
+      out[c] = i;
+      c += (x[i] >= l & x[i] <= h) != negate ? 1 : 0;
+    }
+    return c;
+  }
 }

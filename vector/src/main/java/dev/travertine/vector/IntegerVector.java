@@ -65,6 +65,39 @@ public abstract sealed class IntegerVector extends ColumnVector permits Int8Vect
   /** Bytes per value. */
   public abstract int width();
 
+  /**
+   * Positions of {@code sel[0 .. n)} whose value lies in {@code [lo, hi]} (outside it, with {@code
+   * negate}), into {@code out} (which may be {@code sel}); returns their count. NULLs are not looked
+   * at: the caller drops them. The range is first cut to the values the width holds, so a bound past
+   * them selects all rows or none and the loops compare ints. {@code branching}: a branch per row,
+   * for selections that keep almost all or almost none; otherwise branch-free.
+   */
+  public int selectRange(long lo, long hi, boolean negate, int[] sel, int n, int[] out, boolean branching) {
+    long min = width() == 1 ? Byte.MIN_VALUE : width() == 2 ? Short.MIN_VALUE : Integer.MIN_VALUE;
+    long max = width() == 1 ? Byte.MAX_VALUE : width() == 2 ? Short.MAX_VALUE : Integer.MAX_VALUE;
+    long l = Math.max(lo, min);
+    long h = Math.min(hi, max);
+    if (isRepeating) { // one value for every row
+      long x = get(0);
+      if ((x >= lo && x <= hi) != negate) {
+        System.arraycopy(sel, 0, out, 0, n);
+        return n;
+      }
+      return 0;
+    }
+    if (l > h || l == min && h == max) {
+      if (l > h == negate) { // an empty range negated, or the whole range
+        System.arraycopy(sel, 0, out, 0, n);
+        return n;
+      }
+      return 0;
+    }
+    boolean dense = n > 0 && sel[n - 1] == n - 1;
+    return select((int) l, (int) h, negate, sel, n, out, dense, branching);
+  }
+
+  abstract int select(int l, int h, boolean negate, int[] sel, int n, int[] out, boolean dense, boolean branching);
+
   /** The value at position {@code i} (already mapped for repetition). */
   public abstract long get(int i);
 

@@ -105,7 +105,12 @@ public sealed interface Predicate {
 
     @Override
     public int filter(ColumnVector[] cols, int[] sel, int n) {
-      ColumnVector v = Vectors.wide(cols[column]); // a narrow one widened (a copy per batch)
+      ColumnVector v = cols[column];
+      if (v instanceof IntegerVector iv && value instanceof Number num && !(value instanceof BigDecimal)
+          && !(value instanceof Double) && !(value instanceof Float)) {
+        return narrow(iv, num.longValue(), sel, n);
+      }
+      v = Vectors.wide(v);
       int out = 0;
       if (v instanceof LongColumnVector lv && value instanceof Number num && !(value instanceof BigDecimal)
           && !(value instanceof Double) && !(value instanceof Float)) {
@@ -233,6 +238,29 @@ public sealed interface Predicate {
         int r = sel[k];
         Object x = Vectors.get(v, kind, r);
         if (x != null && op.test(Vectors.compareValues(x, value))) {
+          sel[out++] = r;
+        }
+      }
+      return out;
+    }
+
+    /** {@link #filter} of integers at their width: the operator as a range, at the vector's width. */
+    private int narrow(IntegerVector v, long c, int[] sel, int n) {
+      int m = switch (op) {
+        case EQ -> v.selectRange(c, c, false, sel, n, sel, false);
+        case NE -> v.selectRange(c, c, true, sel, n, sel, false);
+        case LT -> c == Long.MIN_VALUE ? 0 : v.selectRange(Long.MIN_VALUE, c - 1, false, sel, n, sel, false);
+        case LE -> v.selectRange(Long.MIN_VALUE, c, false, sel, n, sel, false);
+        case GT -> c == Long.MAX_VALUE ? 0 : v.selectRange(c + 1, Long.MAX_VALUE, false, sel, n, sel, false);
+        case GE -> v.selectRange(c, Long.MAX_VALUE, false, sel, n, sel, false);
+      };
+      if (v.noNulls) {
+        return m;
+      }
+      int out = 0;
+      for (int k = 0; k < m; k++) {
+        int r = sel[k];
+        if (!v.isNull[v.isRepeating ? 0 : r]) {
           sel[out++] = r;
         }
       }

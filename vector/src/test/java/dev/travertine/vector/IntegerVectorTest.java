@@ -164,6 +164,35 @@ class IntegerVectorTest {
   }
 
   @Test
+  void pushedComparisonsKeepTheRowsTheWideFormKeeps() {
+    Random rnd = new Random(37);
+    for (TypeKind kind : new TypeKind[] {TypeKind.TINYINT, TypeKind.SMALLINT, TypeKind.INTEGER}) {
+      for (int shape = 0; shape < 3; shape++) { // no nulls, nulls, repeating
+        LongColumnVector src = random(rnd, kind, 1500, shape == 1);
+        if (shape == 2) {
+          src.isRepeating = true;
+          src.vector[0] = 3;
+        }
+        IntegerVector n = IntegerVector.narrow(src, kind, 1500);
+        int[] sel = java.util.stream.IntStream.range(0, 1500).filter(i -> rnd.nextInt(4) != 0).toArray();
+        long[] constants = {0, 3, -1, 127, 128, -129, 32767, 32768, Integer.MAX_VALUE, Integer.MIN_VALUE,
+            Long.MAX_VALUE, Long.MIN_VALUE, src.vector[7]};
+        for (Predicate.Op op : Predicate.Op.values()) {
+          for (long c : constants) {
+            Predicate p = new Predicate.Compare(0, op, c);
+            int[] a = sel.clone();
+            int[] b = sel.clone();
+            int ka = p.filter(new ColumnVector[] {src}, a, a.length);
+            int kb = p.filter(new ColumnVector[] {n}, b, b.length);
+            assertArrayEquals(java.util.Arrays.copyOf(a, ka), java.util.Arrays.copyOf(b, kb),
+                kind + " shape " + shape + ": x " + op + " " + c);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
   void narrowVectorsAreReadOnly() {
     IntegerVector n = IntegerVector.narrow(new LongColumnVector(8), TypeKind.INTEGER, 8);
     assertThrows(UnsupportedOperationException.class, () -> n.setElement(0, 0, new LongColumnVector(8)));
