@@ -122,6 +122,47 @@ class VectorizedJoinDifferentialTest {
     assertEquals(want, cached, "from the decoded-column cache: " + q + "\n" + plan);
   }
 
+  /**
+   * EXISTS, IN and NOT EXISTS whose outer side is the smaller one: its rows are built and the
+   * subquery's side probes, marking them (RIGHT_SEMI, RIGHT_ANTI), as TPC-H Q4 builds orders rather
+   * than the lineitem rows of its EXISTS. Outer sides with duplicate rows, NULL keys, string keys,
+   * residual conditions, an aggregate above, and an empty one.
+   */
+  @Test
+  void semiAndAntiJoinsBuildTheSmallerOuterSide() throws SQLException {
+    String[] semi = {
+        "SELECT id, name FROM d WHERE EXISTS (SELECT * FROM f WHERE f.a = d.id)",
+        "SELECT id, name FROM d WHERE id IN (SELECT a FROM f WHERE x > 50)",
+        "SELECT id, dt FROM d WHERE EXISTS (SELECT * FROM f WHERE f.a = d.id AND f.dt > d.dt)",
+        "SELECT a, s, w FROM m WHERE EXISTS (SELECT * FROM f WHERE f.a = m.a)",
+        "SELECT a, s FROM m WHERE EXISTS (SELECT * FROM f WHERE f.s = m.s AND f.a = m.a)",
+        "SELECT grp, count(*), sum(dc) FROM d WHERE EXISTS (SELECT * FROM f WHERE f.a = d.id) GROUP BY grp",
+        "SELECT id FROM e WHERE EXISTS (SELECT * FROM f WHERE f.a = e.id)"};
+    String[] anti = {
+        "SELECT id, name FROM d WHERE NOT EXISTS (SELECT * FROM f WHERE f.a = d.id)",
+
+        "SELECT grp, count(*) FROM d WHERE NOT EXISTS (SELECT * FROM f WHERE f.a = d.id AND f.x > 10) GROUP BY grp",
+        "SELECT id FROM e WHERE NOT EXISTS (SELECT * FROM f WHERE f.a = e.id)"};
+    for (String q : semi) {
+      String plan = explain(c, q);
+      assertTrue(plan.contains("joinType=[right_semi]"), q + "\n" + plan);
+      check(q);
+    }
+    for (String q : anti) {
+      String plan = explain(c, q);
+      assertTrue(plan.contains("joinType=[right_anti]"), q + "\n" + plan);
+      check(q);
+    }
+    // (Calcite turns a NOT EXISTS on a nullable key, or with a condition beside the key, into a
+    // LEFT join and IS NULL)
+    check("SELECT id, dt FROM d WHERE NOT EXISTS (SELECT * FROM f WHERE f.a = d.id AND f.dt > d.dt)");
+    check("SELECT a, s, w FROM m WHERE NOT EXISTS (SELECT * FROM f WHERE f.a = m.a)");
+    // the larger side outside still probes
+    String q = "SELECT k, a FROM f WHERE EXISTS (SELECT * FROM d WHERE d.id = f.a AND d.grp = 2)";
+    assertTrue(explain(c, q).contains("joinType=[semi]"), explain(c, q));
+    check(q);
+  }
+
   @Test
   void innerJoins() throws SQLException {
     check("SELECT f.k, f.a, d.name, d.grp FROM f JOIN d ON f.a = d.id");

@@ -42,8 +42,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <p>{@link #RULE} turns Calcite's INNER, LEFT, RIGHT, FULL, SEMI and ANTI joins with at least one
  * equi-key, or with a build side of at most one row (a scalar subquery: no key, one bucket), into
- * it: as written (the right side built), and for INNER, RIGHT and FULL also with the sides swapped (the left side built, a projection restoring the field order), so that the planner
- * builds the smaller side. Not a subclass of Calcite's {@code Join} (see {@link VectorizedFilter}).
+ * it: as written (the right side built), and for INNER, RIGHT and FULL also with the sides swapped (the left side built, a projection restoring the field order), SEMI and ANTI
+ * as RIGHT_SEMI and RIGHT_ANTI (the left side built, its matched or unmatched rows emitted at the
+ * end), so that the planner builds the smaller side. Not a subclass of Calcite's {@code Join} (see {@link VectorizedFilter}).
  */
 public final class VectorizedJoin extends AbstractRelNode implements VectorizedRel {
   public static final Rule RULE = RuleConfig.<Rule>of("VectorizedJoinRule",
@@ -76,17 +77,22 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
         }
         default -> { }
       }
+      if (type == JoinRelType.SEMI || type == JoinRelType.ANTI) {
+        // The left side built, the right side probing: the left rows that were (not) matched come
+        // out at the end, so the planner can build the smaller side (TPC-H Q4's orders, not the
+        // lineitem rows of its EXISTS).
+        VectorizedJoin v = create(j, right, left, swapped(j, left, right), type == JoinRelType.SEMI
+            ? HashJoinProbe.Kind.RIGHT_SEMI : HashJoinProbe.Kind.RIGHT_ANTI);
+        if (v != null) {
+          call.transformTo(v);
+        }
+      }
       if (type == JoinRelType.INNER || type == JoinRelType.RIGHT || type == JoinRelType.FULL) {
         // The left side built: the join's fields come out right then left, a projection puts them back.
         int nl = left.getRowType().getFieldCount();
         int nr = right.getRowType().getFieldCount();
-        RexNode swapped = j.getCondition().accept(new RexShuttle() {
-          @Override public RexNode visitInputRef(RexInputRef ref) {
-            int i = ref.getIndex();
-            return new RexInputRef(i < nl ? i + nr : i - nl, ref.getType());
-          }
-        });
-        VectorizedJoin v = create(j, right, left, swapped, type == JoinRelType.RIGHT ? HashJoinProbe.Kind.LEFT
+        VectorizedJoin v = create(j, right, left, swapped(j, left, right), type == JoinRelType.RIGHT
+            ? HashJoinProbe.Kind.LEFT
             : kind(type));
         if (v == null) {
           return;
@@ -103,6 +109,18 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
         }
         call.transformTo(new VectorizedProject(j.getCluster(), v.getTraitSet(), v, projects, j.getRowType(), exprs));
       }
+    }
+
+    /** The join's condition over the right side's fields, then the left's. */
+    private static RexNode swapped(LogicalJoin j, RelNode left, RelNode right) {
+      int nl = left.getRowType().getFieldCount();
+      int nr = right.getRowType().getFieldCount();
+      return j.getCondition().accept(new RexShuttle() {
+        @Override public RexNode visitInputRef(RexInputRef ref) {
+          int i = ref.getIndex();
+          return new RexInputRef(i < nl ? i + nr : i - nl, ref.getType());
+        }
+      });
     }
 
     private static HashJoinProbe.Kind kind(JoinRelType t) {
@@ -273,6 +291,7 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
   @Override protected RelDataType deriveRowType() {
     return switch (kind) {
       case SEMI, ANTI -> probe.getRowType();
+      case RIGHT_SEMI, RIGHT_ANTI -> build.getRowType();
       default -> SqlValidatorUtil.deriveJoinRowType(probe.getRowType(), build.getRowType(),
           kind == HashJoinProbe.Kind.LEFT ? JoinRelType.LEFT : kind == HashJoinProbe.Kind.FULL ? JoinRelType.FULL
               : JoinRelType.INNER, getCluster().getTypeFactory(), null,
@@ -307,7 +326,7 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
       rows += mq.getRowCount(probe) * mq.getRowCount(build); // every pair
     }
     RelOptCost cost = planner.getCostFactory().makeCost(rows, 0, 0);
-    if (kind == HashJoinProbe.Kind.SEMI || kind == HashJoinProbe.Kind.ANTI) {
+    if (kind == HashJoinProbe.Kind.SEMI || kind == HashJoinProbe.Kind.ANTI || kind.buildFieldsOnly()) {
       cost = cost.multiplyBy(0.01);
     }
     return VectorizedRel.cheaper(cost);

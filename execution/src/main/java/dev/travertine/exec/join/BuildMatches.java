@@ -9,9 +9,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 
 /**
- * Which rows of a {@link JoinTable} some probe row matched, for a FULL join: every probing worker
- * marks the build rows of the pairs it keeps, and once the probe side has ended the rows nobody
- * marked come out once, with NULLs for the probe side's fields ({@link #unmatched}). A bit per
+ * Which rows of a {@link JoinTable} some probe row matched, for a FULL, RIGHT_SEMI or RIGHT_ANTI
+ * join: every probing worker marks the build rows of the pairs it keeps, and once the probe side
+ * has ended the rows nobody marked come out once, with NULLs for the probe side's fields ({@link
+ * #unmatched}), or the rows marked ({@link #matched}). A bit per
  * build row, set by compare-and-set (a row already marked costs a read).
  */
 public final class BuildMatches {
@@ -43,11 +44,33 @@ public final class BuildMatches {
    * fields ({@code probeTypes}) NULL, then the build's. Call once the probe side has ended.
    */
   public List<Batch> unmatched(List<DataType> probeTypes, int batchSize) {
+    return rows(false, probeTypes, batchSize);
+  }
+
+  /**
+   * The build rows that some probe row matched, in batches of at most {@code batchSize}, the
+   * build's fields only (a RIGHT_SEMI join's output). Call once the probe side has ended.
+   */
+  public List<Batch> matched(int batchSize) {
+    return rows(true, List.of(), batchSize);
+  }
+
+  /** The output of a join of {@code kind} whose build rows come out at the end ({@link HashJoinProbe.Kind#emitsBuildRows}). */
+  public List<Batch> output(HashJoinProbe.Kind kind, List<DataType> probeTypes, int batchSize) {
+    return switch (kind) {
+      case FULL -> unmatched(probeTypes, batchSize);
+      case RIGHT_SEMI -> matched(batchSize);
+      case RIGHT_ANTI -> unmatched(List.of(), batchSize);
+      default -> throw new IllegalArgumentException("A " + kind + " join emits no build rows at its end");
+    };
+  }
+
+  private List<Batch> rows(boolean marked, List<DataType> probeTypes, int batchSize) {
     List<Batch> out = new ArrayList<>();
     int[] rows = new int[Math.max(1, Math.min(batchSize, table.rows()))];
     int n = 0;
     for (int r = 0; r < table.rows(); r++) {
-      if ((bits.get(r >>> 6) & (1L << r)) == 0) {
+      if (((bits.get(r >>> 6) & (1L << r)) != 0) == marked) {
         rows[n++] = r;
         if (n == rows.length) {
           out.add(batch(probeTypes, rows, n));

@@ -43,7 +43,26 @@ public final class HashJoinProbe {
      * As LEFT, and every build row that no probe row matched once at the end, with NULLs for the
      * probe's fields: the probes mark what matched ({@link BuildMatches}), the caller emits the rest.
      */
-    FULL
+    FULL,
+    /**
+     * The build row, once, when some probe row matches it: a SEMI join with its sides swapped, so
+     * that the smaller side is built (TPC-H Q4's orders, not the lineitem rows of its EXISTS). The
+     * probes mark what matched ({@link BuildMatches}) and return no rows; the caller emits the
+     * marked build rows once the probe side has ended. Output: the build's fields only.
+     */
+    RIGHT_SEMI,
+    /** As RIGHT_SEMI, the build rows that no probe row matched (an ANTI join with its sides swapped). */
+    RIGHT_ANTI;
+
+    /** Whether the join's build rows come out once the probe side has ended (from {@link BuildMatches}). */
+    public boolean emitsBuildRows() {
+      return this == FULL || this == RIGHT_SEMI || this == RIGHT_ANTI;
+    }
+
+    /** Whether the output is the build's fields only (not the probe's, then maybe the build's). */
+    public boolean buildFieldsOnly() {
+      return this == RIGHT_SEMI || this == RIGHT_ANTI;
+    }
   }
 
   private final Kind kind;
@@ -75,8 +94,8 @@ public final class HashJoinProbe {
   /** @param matches for FULL (required there): where the matched build rows are marked */
   public HashJoinProbe(Kind kind, JoinTable table, List<DataType> probeTypes, int[] probeKeys, Expr residual,
       BuildMatches matches) {
-    if (kind == Kind.FULL && matches == null) {
-      throw new IllegalArgumentException("A FULL join's probe needs the table's BuildMatches");
+    if (kind.emitsBuildRows() && matches == null) {
+      throw new IllegalArgumentException("A " + kind + " join's probe needs the table's BuildMatches");
     }
     this.matches = matches;
     this.kind = kind;
@@ -95,13 +114,17 @@ public final class HashJoinProbe {
     }
     if (table.chained() == 0) {
       return switch (kind) {
-        case INNER, SEMI -> new Batch(b.cols(), b.sel(), 0);
+        case INNER, SEMI, RIGHT_SEMI, RIGHT_ANTI -> new Batch(b.cols(), b.sel(), 0);
         case ANTI -> b;
         case LEFT, FULL -> aligned(b, null);
       };
     }
     int[] sel = b.sel();
     findFirst(b);
+    if (kind.buildFieldsOnly()) {
+      markMatches(b);
+      return new Batch(b.cols(), sel, 0); // the build rows come out at the end
+    }
     if (residual == null) {
       switch (kind) {
         case SEMI, ANTI -> {
@@ -180,6 +203,35 @@ public final class HashJoinProbe {
       }
     }
     return gathered(b, pp, br, c);
+  }
+
+  /** RIGHT_SEMI and RIGHT_ANTI: marks every build row that a probe row of {@code b} matches (found by {@link #findFirst}). */
+  private void markMatches(Batch b) {
+    int n = b.size();
+    if (residual == null && table.unique()) {
+      for (int k = 0; k < n; k++) {
+        if (first[k] >= 0) {
+          matches.mark(first[k]);
+        }
+      }
+      return;
+    }
+    listPairs(b, false);
+    if (residual == null) {
+      for (int i = 0; i < pairs; i++) {
+        matches.mark(pairBuild[i]);
+      }
+      return;
+    }
+    if (pairs == 0) {
+      return;
+    }
+    Batch joined = gathered(b, pairProbe, pairBuild, pairs);
+    int[] pass = new int[pairs];
+    int m = residual.filter(joined, pass);
+    for (int i = 0; i < m; i++) {
+      matches.mark(pairBuild[pass[i]]);
+    }
   }
 
   /**

@@ -158,7 +158,9 @@ public final class FragmentRunner {
             for (int c = 0; c < batch.cols().length; c++) {
               held += Vectors.bytes(batch.cols()[c], b.outputTypes().get(c).kind(), batch.size());
             }
-            if (spilling.enabled() && j.buildKeys().length > 0 && held > spilling.maxBytesInJoin()) {
+            // (a join that emits its matched build rows does not spill: it builds the smaller side)
+            if (spilling.enabled() && j.buildKeys().length > 0 && !j.kind().buildFieldsOnly()
+                && held > spilling.maxBytesInJoin()) {
               grace = new GraceJoin(j, b.outputTypes(), spilling.store(), fragment.types().get(i));
               spilled.put(j, grace); // closed with the fragment's iterator, or by run() on a failure
               for (Batch r : rows) {
@@ -175,7 +177,7 @@ public final class FragmentRunner {
         }
         JoinTable t = JoinTable.build(b.outputTypes(), j.buildKeys(), rows, scan.workers().forJoinBuild(cancelCheck));
         tables.put(j, t);
-        if (j.kind() == HashJoinProbe.Kind.FULL) {
+        if (j.kind().emitsBuildRows()) {
           BuildMatches m = new BuildMatches(t);
           matches.put(j, m);
           held += m.bytes();
@@ -186,11 +188,11 @@ public final class FragmentRunner {
   }
 
   /**
-   * The runtime filters of the INNER and SEMI joins among the first {@code prefix} (per-row) steps
-   * whose probe key is an integer field of the scan passed on unchanged to the join: a scan row
-   * whose field fails the join's {@link KeyFilter} yields no row past the join.
+   * The runtime filters of the INNER, SEMI, RIGHT_SEMI and RIGHT_ANTI joins whose probe key is a
+   * field of the scan passed on unchanged to the join: a scan row whose field fails the join's
+   * {@link KeyFilter} yields no row past the join. The scan's workers apply them first thing.
    */
-  private void keyFilters(int prefix) {
+  private void keyFilters() {
     if (!runtimeFilters) {
       return;
     }
@@ -202,9 +204,13 @@ public final class FragmentRunner {
         keyFilters.add(new ComputeStage.FieldFilter(f, o.filter()));
       }
     }
-    for (int i = 0; i < prefix; i++) {
-      if (fragment.steps().get(i) instanceof Step.HashJoin j && !spilled.containsKey(j)
-          && (j.kind() == HashJoinProbe.Kind.INNER || j.kind() == HashJoinProbe.Kind.SEMI)) {
+    // Every join whose probe key carries a scan field: also joins after an aggregate (whose group
+    // key it is), as TPC-H Q17's RIGHT_SEMI probe of lineitem's averages per part, filtered to the
+    // parts it builds. A scan row failing the filter only makes rows (or groups) the join drops.
+    for (int i = 0; i < fragment.steps().size(); i++) {
+      if (fragment.steps().get(i) instanceof Step.HashJoin j && !spilled.containsKey(j) && tables.get(j) != null
+          && (j.kind() == HashJoinProbe.Kind.INNER || j.kind() == HashJoinProbe.Kind.SEMI
+              || j.kind().buildFieldsOnly())) { // a probe row without a match yields nothing
         for (int c = 0; c < j.probeKeys().length; c++) {
           int f = scanField(i, j.probeKeys()[c]);
           if (f >= 0 && SidewaysFilters.filterable(scanTypes.get(f))) {
@@ -218,14 +224,23 @@ public final class FragmentRunner {
     }
   }
 
-  /** The scan field that {@code field} of step {@code step}'s input passes on unchanged, or -1. */
+  /**
+   * The scan field that {@code field} of step {@code step}'s input passes on unchanged (through
+   * filters, projections of bare fields, probe fields of joins, GROUP BY keys and sorts without a
+   * limit), or -1.
+   */
   private int scanField(int step, int field) {
     for (int k = step - 1; k >= 0 && field >= 0; k--) {
       Step s = fragment.steps().get(k);
-      if (s instanceof Step.Project p) {
+      if (s instanceof Step.Aggregate a) {
+        field = a.phase() != Step.Phase.FINAL && field < a.keys().length ? a.keys()[field] : -1;
+      } else if (s instanceof Step.Sort sort) {
+        field = sort.fetch() < 0 && sort.offset() == 0 ? field : -1;
+      } else if (s instanceof Step.Project p) {
         field = p.exprs().get(field) instanceof Expr.Column c ? c.index() : -1;
-      } else if (s instanceof Step.HashJoin) {
-        field = field < fragment.types().get(k).size() ? field : -1; // the build side's fields come after
+      } else if (s instanceof Step.HashJoin j) {
+        // the build side's fields come after the probe's, or are all there is
+        field = !j.kind().buildFieldsOnly() && field < fragment.types().get(k).size() ? field : -1;
       } else if (!(s instanceof Step.Filter)) {
         return -1;
       }
@@ -259,17 +274,17 @@ public final class FragmentRunner {
     List<Step> steps = fragment.steps();
     int i = 0;
     while (i < steps.size() && perRow(steps.get(i)) && !spilled.containsKey(steps.get(i))) {
-      if (isFull(steps.get(i++))) {
+      if (emitsBuildRows(steps.get(i++))) {
         break;
       }
     }
-    keyFilters(i);
+    keyFilters();
     List<Step> prefix = steps.subList(0, i);
     int[] cols = fragment.scanColumns();
-    if (i > 0 && isFull(steps.get(i - 1))) {
-      // The workers run up to the FULL join; its unmatched build rows follow once they all end,
-      // then the rest runs on this thread.
-      return rest(withUnmatched(scanned(cols, prefix, -1), (Step.HashJoin) steps.get(i - 1), i - 1), i);
+    if (i > 0 && emitsBuildRows(steps.get(i - 1))) {
+      // The workers run up to the FULL (RIGHT_SEMI, RIGHT_ANTI) join; its build rows follow once
+      // they all end, then the rest runs on this thread.
+      return rest(withBuildRows(scanned(cols, prefix, -1), (Step.HashJoin) steps.get(i - 1), i - 1), i);
     }
     if (i < steps.size() && spilled.containsKey(steps.get(i))) {
       // The workers run up to the spilled join; it joins partition by partition on this thread.
@@ -341,14 +356,14 @@ public final class FragmentRunner {
       if (perRow(s)) {
         int j = i;
         while (j < steps.size() && perRow(steps.get(j)) && !spilled.containsKey(steps.get(j))) {
-          if (isFull(steps.get(j++))) {
+          if (emitsBuildRows(steps.get(j++))) {
             break;
           }
         }
         if (j > i) {
           it = staged(it, stage(null, i, j));
-          if (isFull(steps.get(j - 1))) {
-            it = withUnmatched(it, (Step.HashJoin) steps.get(j - 1), j - 1);
+          if (emitsBuildRows(steps.get(j - 1))) {
+            it = withBuildRows(it, (Step.HashJoin) steps.get(j - 1), j - 1);
           }
         }
         if (j < steps.size() && spilled.containsKey(steps.get(j))) {
@@ -407,15 +422,16 @@ public final class FragmentRunner {
     }
   }
 
-  private static boolean isFull(Step s) {
-    return s instanceof Step.HashJoin j && j.kind() == HashJoinProbe.Kind.FULL;
+  private static boolean emitsBuildRows(Step s) {
+    return s instanceof Step.HashJoin j && j.kind().emitsBuildRows();
   }
 
   /**
-   * {@code in} (which ends with FULL join step {@code step}), then that join's build rows that no
-   * probe row matched: listed when {@code in} has ended, so every probe has marked its matches.
+   * {@code in} (which ends with join step {@code step}: FULL, RIGHT_SEMI or RIGHT_ANTI), then that
+   * join's build rows (FULL, RIGHT_ANTI: those no probe row matched; RIGHT_SEMI: those matched):
+   * listed when {@code in} has ended, so every probe has marked its matches.
    */
-  private BatchIterator withUnmatched(BatchIterator in, Step.HashJoin join, int step) {
+  private BatchIterator withBuildRows(BatchIterator in, Step.HashJoin join, int step) {
     List<DataType> probeTypes = fragment.types().get(step);
     return new BatchIterator() {
       private java.util.Iterator<Batch> tail;
@@ -426,7 +442,7 @@ public final class FragmentRunner {
           if (b != null) {
             return b;
           }
-          tail = matches.get(join).unmatched(probeTypes, batchSize).iterator();
+          tail = matches.get(join).output(join.kind(), probeTypes, batchSize).iterator();
         }
         cancelCheck.run();
         return tail.hasNext() ? tail.next() : null;

@@ -34,8 +34,8 @@ final class SidewaysFilters {
   static List<OnOutput> forBuild(Fragment f, int step, Function<Step.HashJoin, JoinTable> tables) {
     Step.HashJoin join = (Step.HashJoin) f.steps().get(step);
     List<OnOutput> out = new ArrayList<>();
-    if (join.kind() == HashJoinProbe.Kind.FULL) {
-      return out;
+    if (join.kind() == HashJoinProbe.Kind.FULL || join.kind() == HashJoinProbe.Kind.RIGHT_ANTI) {
+      return out; // its unmatched build rows are output
     }
     for (int c = 0; c < join.probeKeys().length; c++) {
       KeyFilter k = keyOfEarlierJoin(f, step, join.probeKeys()[c], tables);
@@ -53,6 +53,9 @@ final class SidewaysFilters {
       if (s instanceof Step.Project p) {
         field = p.exprs().get(field) instanceof Expr.Column col ? col.index() : -1;
       } else if (s instanceof Step.HashJoin j) {
+        if (j.kind().buildFieldsOnly()) {
+          return null; // its output is its build side's fields
+        }
         int probeWidth = f.types().get(k).size();
         boolean filtering = j.kind() == HashJoinProbe.Kind.INNER || j.kind() == HashJoinProbe.Kind.SEMI;
         JoinTable t = filtering ? tables.apply(j) : null;
@@ -84,8 +87,8 @@ final class SidewaysFilters {
       Step s = steps.get(k);
       if (s instanceof Step.Project p) {
         field = p.exprs().get(field) instanceof Expr.Column col ? col.index() : -1;
-      } else if (s instanceof Step.HashJoin) {
-        field = field < f.types().get(k).size() ? field : -1;
+      } else if (s instanceof Step.HashJoin j) {
+        field = !j.kind().buildFieldsOnly() && field < f.types().get(k).size() ? field : -1;
       } else if (s instanceof Step.Aggregate a) {
         field = a.phase() != Step.Phase.FINAL && field < a.keys().length ? a.keys()[field] : -1;
       } else if (s instanceof Step.Sort sort) {
