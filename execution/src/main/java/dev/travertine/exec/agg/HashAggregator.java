@@ -2,9 +2,9 @@ package dev.travertine.exec.agg;
 
 import dev.travertine.exec.Columns;
 import dev.travertine.vector.Batch;
+import dev.travertine.vector.DataType;
 import dev.travertine.vector.Vectors;
 import dev.travertine.vector.Widener;
-import dev.travertine.vector.DataType;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
