@@ -129,7 +129,7 @@ class VectorizedJoinDifferentialTest {
    * residual conditions, an aggregate above, and an empty one.
    */
   @Test
-  void semiAndAntiJoinsBuildTheSmallerOuterSide() throws SQLException {
+  void semiAntiAndLeftJoinsBuildTheSmallerOuterSide() throws SQLException {
     String[] semi = {
         "SELECT id, name FROM d WHERE EXISTS (SELECT * FROM f WHERE f.a = d.id)",
         "SELECT id, name FROM d WHERE id IN (SELECT a FROM f WHERE x > 50)",
@@ -157,6 +157,18 @@ class VectorizedJoinDifferentialTest {
     // LEFT join and IS NULL)
     check("SELECT id, dt FROM d WHERE NOT EXISTS (SELECT * FROM f WHERE f.a = d.id AND f.dt > d.dt)");
     check("SELECT a, s, w FROM m WHERE NOT EXISTS (SELECT * FROM f WHERE f.a = m.a)");
+    // a LEFT join whose left side is the smaller one builds it (RIGHT: INNER's pairs, then the
+    // build rows nobody matched), as TPC-H Q13 builds customers, not their orders
+    String[] right = {
+        "SELECT d.id, d.name, f.k, f.x FROM d LEFT JOIN f ON f.a = d.id",
+        "SELECT d.id, count(f.k), sum(f.dc) FROM d LEFT JOIN f ON f.a = d.id AND f.x > 30 GROUP BY d.id",
+        "SELECT m.a, m.s, f.k FROM m LEFT JOIN f ON f.a = m.a AND f.s = m.s",
+        "SELECT e.id, f.k FROM e LEFT JOIN f ON f.a = e.id"};
+    for (String r : right) {
+      String plan = explain(c, r);
+      assertTrue(plan.contains("joinType=[right]"), r + "\n" + plan);
+      check(r);
+    }
     // the larger side outside still probes
     String q = "SELECT k, a FROM f WHERE EXISTS (SELECT * FROM d WHERE d.id = f.a AND d.grp = 2)";
     assertTrue(explain(c, q).contains("joinType=[semi]"), explain(c, q));

@@ -42,7 +42,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <p>{@link #RULE} turns Calcite's INNER, LEFT, RIGHT, FULL, SEMI and ANTI joins with at least one
  * equi-key, or with a build side of at most one row (a scalar subquery: no key, one bucket), into
- * it: as written (the right side built), and for INNER, RIGHT and FULL also with the sides swapped (the left side built, a projection restoring the field order), SEMI and ANTI
+ * it: as written (the right side built), and for INNER, LEFT (as RIGHT), RIGHT (as LEFT) and FULL also with the sides swapped (the left side built, a projection restoring the field order), SEMI and ANTI
  * as RIGHT_SEMI and RIGHT_ANTI (the left side built, its matched or unmatched rows emitted at the
  * end), so that the planner builds the smaller side. Not a subclass of Calcite's {@code Join} (see {@link VectorizedFilter}).
  */
@@ -87,12 +87,13 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
           call.transformTo(v);
         }
       }
-      if (type == JoinRelType.INNER || type == JoinRelType.RIGHT || type == JoinRelType.FULL) {
+      if (type == JoinRelType.INNER || type == JoinRelType.LEFT || type == JoinRelType.RIGHT
+          || type == JoinRelType.FULL) {
         // The left side built: the join's fields come out right then left, a projection puts them back.
         int nl = left.getRowType().getFieldCount();
         int nr = right.getRowType().getFieldCount();
-        VectorizedJoin v = create(j, right, left, swapped(j, left, right), type == JoinRelType.RIGHT
-            ? HashJoinProbe.Kind.LEFT
+        VectorizedJoin v = create(j, right, left, swapped(j, left, right), type == JoinRelType.LEFT
+            ? HashJoinProbe.Kind.RIGHT : type == JoinRelType.RIGHT ? HashJoinProbe.Kind.LEFT
             : kind(type));
         if (v == null) {
           return;
@@ -294,7 +295,7 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
       case RIGHT_SEMI, RIGHT_ANTI -> build.getRowType();
       default -> SqlValidatorUtil.deriveJoinRowType(probe.getRowType(), build.getRowType(),
           kind == HashJoinProbe.Kind.LEFT ? JoinRelType.LEFT : kind == HashJoinProbe.Kind.FULL ? JoinRelType.FULL
-              : JoinRelType.INNER, getCluster().getTypeFactory(), null,
+              : kind == HashJoinProbe.Kind.RIGHT ? JoinRelType.RIGHT : JoinRelType.INNER, getCluster().getTypeFactory(), null,
           List.of());
     };
   }

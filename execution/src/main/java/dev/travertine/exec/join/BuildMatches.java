@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 
 /**
- * Which rows of a {@link JoinTable} some probe row matched, for a FULL, RIGHT_SEMI or RIGHT_ANTI
- * join: every probing worker marks the build rows of the pairs it keeps, and once the probe side
+ * Which rows of a {@link JoinTable} some probe row matched, for a FULL, RIGHT, RIGHT_SEMI or
+ * RIGHT_ANTI join: every probing worker marks the build rows of the pairs it keeps, and once the probe side
  * has ended the rows nobody marked come out once, with NULLs for the probe side's fields ({@link
  * #unmatched}), or the rows marked ({@link #matched}). A bit per
  * build row, set by compare-and-set (a row already marked costs a read).
@@ -58,7 +58,7 @@ public final class BuildMatches {
   /** The output of a join of {@code kind} whose build rows come out at the end ({@link HashJoinProbe.Kind#emitsBuildRows}). */
   public List<Batch> output(HashJoinProbe.Kind kind, List<DataType> probeTypes, int batchSize) {
     return switch (kind) {
-      case FULL -> unmatched(probeTypes, batchSize);
+      case FULL, RIGHT -> unmatched(probeTypes, batchSize);
       case RIGHT_SEMI -> matched(batchSize);
       case RIGHT_ANTI -> unmatched(List.of(), batchSize);
       default -> throw new IllegalArgumentException("A " + kind + " join emits no build rows at its end");

@@ -52,11 +52,17 @@ public final class HashJoinProbe {
      */
     RIGHT_SEMI,
     /** As RIGHT_SEMI, the build rows that no probe row matched (an ANTI join with its sides swapped). */
-    RIGHT_ANTI;
+    RIGHT_ANTI,
+    /**
+     * As INNER, and every build row that no probe row matched once at the end, with NULLs for the
+     * probe's fields: a LEFT join with its sides swapped (TPC-H Q13 builds its 150 k customers,
+     * not their 1.5 M orders).
+     */
+    RIGHT;
 
     /** Whether the join's build rows come out once the probe side has ended (from {@link BuildMatches}). */
     public boolean emitsBuildRows() {
-      return this == FULL || this == RIGHT_SEMI || this == RIGHT_ANTI;
+      return this == FULL || this == RIGHT || this == RIGHT_SEMI || this == RIGHT_ANTI;
     }
 
     /** Whether the output is the build's fields only (not the probe's, then maybe the build's). */
@@ -114,7 +120,7 @@ public final class HashJoinProbe {
     }
     if (table.chained() == 0) {
       return switch (kind) {
-        case INNER, SEMI, RIGHT_SEMI, RIGHT_ANTI -> new Batch(b.cols(), b.sel(), 0);
+        case INNER, SEMI, RIGHT, RIGHT_SEMI, RIGHT_ANTI -> new Batch(b.cols(), b.sel(), 0);
         case ANTI -> b;
         case LEFT, FULL -> aligned(b, null);
       };
@@ -140,14 +146,14 @@ public final class HashJoinProbe {
         }
         default -> {
           if (table.unique()) {
-            if (kind == Kind.FULL) {
+            if (matches != null) { // FULL, RIGHT
               for (int k = 0; k < n; k++) {
                 if (first[k] >= 0) {
                   matches.mark(first[k]);
                 }
               }
             }
-            return kind == Kind.INNER ? uniqueInner(b) : aligned(b, first);
+            return kind == Kind.INNER || kind == Kind.RIGHT ? uniqueInner(b) : aligned(b, first);
           }
         }
       }
@@ -156,7 +162,7 @@ public final class HashJoinProbe {
     listPairs(b, outer && residual == null);
     Batch joined = gathered(b, pairProbe, pairBuild, pairs);
     if (residual == null) {
-      if (kind == Kind.FULL) {
+      if (matches != null) { // FULL, RIGHT
         for (int i = 0; i < pairs; i++) {
           if (pairBuild[i] >= 0) {
             matches.mark(pairBuild[i]);
@@ -167,7 +173,10 @@ public final class HashJoinProbe {
     }
     int[] pass = new int[pairs];
     int m = pairs == 0 ? 0 : residual.filter(joined, pass);
-    if (kind == Kind.INNER) {
+    if (kind == Kind.INNER || kind == Kind.RIGHT) {
+      for (int i = 0; matches != null && i < m; i++) {
+        matches.mark(pairBuild[pass[i]]);
+      }
       return new Batch(joined.cols(), pass, m);
     }
     boolean[] matched = new boolean[n];
@@ -354,7 +363,7 @@ public final class HashJoinProbe {
     int width = sel[n - 1] + 1;
     int[] rowAt = new int[width];
     Arrays.fill(rowAt, -1);
-    int[] out = kind == Kind.INNER ? new int[n] : sel;
+    int[] out = kind == Kind.INNER || kind == Kind.RIGHT ? new int[n] : sel;
     int m = 0;
     if (match != null) {
       for (int k = 0; k < n; k++) {

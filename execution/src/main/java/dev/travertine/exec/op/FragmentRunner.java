@@ -158,8 +158,9 @@ public final class FragmentRunner {
             for (int c = 0; c < batch.cols().length; c++) {
               held += Vectors.bytes(batch.cols()[c], b.outputTypes().get(c).kind(), batch.size());
             }
-            // (a join that emits its matched build rows does not spill: it builds the smaller side)
-            if (spilling.enabled() && j.buildKeys().length > 0 && !j.kind().buildFieldsOnly()
+            // (RIGHT and RIGHT_SEMI/ANTI joins do not spill: they are there to build the smaller side)
+            if (spilling.enabled() && j.buildKeys().length > 0
+                && (j.kind() == HashJoinProbe.Kind.FULL || !j.kind().emitsBuildRows())
                 && held > spilling.maxBytesInJoin()) {
               grace = new GraceJoin(j, b.outputTypes(), spilling.store(), fragment.types().get(i));
               spilled.put(j, grace); // closed with the fragment's iterator, or by run() on a failure
@@ -210,7 +211,7 @@ public final class FragmentRunner {
     for (int i = 0; i < fragment.steps().size(); i++) {
       if (fragment.steps().get(i) instanceof Step.HashJoin j && !spilled.containsKey(j) && tables.get(j) != null
           && (j.kind() == HashJoinProbe.Kind.INNER || j.kind() == HashJoinProbe.Kind.SEMI
-              || j.kind().buildFieldsOnly())) { // a probe row without a match yields nothing
+              || j.kind() == HashJoinProbe.Kind.RIGHT || j.kind().buildFieldsOnly())) { // a probe row without a match yields nothing
         for (int c = 0; c < j.probeKeys().length; c++) {
           int f = scanField(i, j.probeKeys()[c]);
           if (f >= 0 && SidewaysFilters.filterable(scanTypes.get(f))) {

@@ -34,7 +34,8 @@ final class SidewaysFilters {
   static List<OnOutput> forBuild(Fragment f, int step, Function<Step.HashJoin, JoinTable> tables) {
     Step.HashJoin join = (Step.HashJoin) f.steps().get(step);
     List<OnOutput> out = new ArrayList<>();
-    if (join.kind() == HashJoinProbe.Kind.FULL || join.kind() == HashJoinProbe.Kind.RIGHT_ANTI) {
+    if (join.kind() == HashJoinProbe.Kind.FULL || join.kind() == HashJoinProbe.Kind.RIGHT
+        || join.kind() == HashJoinProbe.Kind.RIGHT_ANTI) {
       return out; // its unmatched build rows are output
     }
     for (int c = 0; c < join.probeKeys().length; c++) {

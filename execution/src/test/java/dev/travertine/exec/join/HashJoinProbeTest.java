@@ -69,7 +69,7 @@ class HashJoinProbeTest {
               }
             }
             unmatched.sort(null);
-            assertEquals(unmatchedOracle(probe, build, keys), unmatched, "FULL's unmatched build rows, round " + round);
+            assertEquals(unmatchedOracle(probe, build, keys), unmatched, kind + "'s unmatched build rows, round " + round);
           }
         }
       }
@@ -129,7 +129,8 @@ class HashJoinProbeTest {
         int j = b.sel()[y];
         if (matches(p, i, b, j, keys)) {
           any = true;
-          if (kind == HashJoinProbe.Kind.INNER || kind == HashJoinProbe.Kind.LEFT || kind == HashJoinProbe.Kind.FULL) {
+          if (kind == HashJoinProbe.Kind.INNER || kind == HashJoinProbe.Kind.LEFT || kind == HashJoinProbe.Kind.FULL
+              || kind == HashJoinProbe.Kind.RIGHT) {
             out.add(row(p, i) + "|" + row(b, j));
           }
         }
