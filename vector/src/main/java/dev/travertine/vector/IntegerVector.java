@@ -66,6 +66,22 @@ public abstract sealed class IntegerVector extends ColumnVector permits Int8Vect
   public abstract int width();
 
   /**
+   * Positions of {@code sel[0 .. n)} whose value {@code x} satisfies {@code x op c}, into {@code
+   * out} (which may be {@code sel}); returns their count. NULLs are not looked at: the caller drops
+   * them. Every operator is a range test ({@link #selectRange}), {@code <>} its negation.
+   */
+  public int selectCompare(Predicate.Op op, long c, int[] sel, int n, int[] out, boolean branching) {
+    return switch (op) {
+      case EQ -> selectRange(c, c, false, sel, n, out, branching);
+      case NE -> selectRange(c, c, true, sel, n, out, branching);
+      case LT -> c == Long.MIN_VALUE ? 0 : selectRange(Long.MIN_VALUE, c - 1, false, sel, n, out, branching);
+      case LE -> selectRange(Long.MIN_VALUE, c, false, sel, n, out, branching);
+      case GT -> c == Long.MAX_VALUE ? 0 : selectRange(c + 1, Long.MAX_VALUE, false, sel, n, out, branching);
+      case GE -> selectRange(c, Long.MAX_VALUE, false, sel, n, out, branching);
+    };
+  }
+
+  /**
    * Positions of {@code sel[0 .. n)} whose value lies in {@code [lo, hi]} (outside it, with {@code
    * negate}), into {@code out} (which may be {@code sel}); returns their count. NULLs are not looked
    * at: the caller drops them. The range is first cut to the values the width holds, so a bound past

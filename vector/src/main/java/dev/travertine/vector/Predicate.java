@@ -246,14 +246,7 @@ public sealed interface Predicate {
 
     /** {@link #filter} of integers at their width: the operator as a range, at the vector's width. */
     private int narrow(IntegerVector v, long c, int[] sel, int n) {
-      int m = switch (op) {
-        case EQ -> v.selectRange(c, c, false, sel, n, sel, false);
-        case NE -> v.selectRange(c, c, true, sel, n, sel, false);
-        case LT -> c == Long.MIN_VALUE ? 0 : v.selectRange(Long.MIN_VALUE, c - 1, false, sel, n, sel, false);
-        case LE -> v.selectRange(Long.MIN_VALUE, c, false, sel, n, sel, false);
-        case GT -> c == Long.MAX_VALUE ? 0 : v.selectRange(c + 1, Long.MAX_VALUE, false, sel, n, sel, false);
-        case GE -> v.selectRange(c, Long.MAX_VALUE, false, sel, n, sel, false);
-      };
+      int m = v.selectCompare(op, c, sel, n, sel, false);
       if (v.noNulls) {
         return m;
       }

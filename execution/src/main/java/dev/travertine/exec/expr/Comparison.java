@@ -5,6 +5,7 @@ import dev.travertine.vector.Batch;
 import dev.travertine.vector.DataType;
 import dev.travertine.vector.Decimals;
 import dev.travertine.vector.IntegerVector;
+import dev.travertine.vector.Predicate;
 import dev.travertine.vector.TypeKind;
 import dev.travertine.vector.Vectors;
 import java.util.Arrays;
@@ -114,13 +115,13 @@ final class Comparison extends VecExpr {
       return 0;
     }
     if (a instanceof IntegerVector || b instanceof IntegerVector) {
-      if (a instanceof IntegerVector x && !x.isRepeating && b.isRepeating && !(b instanceof IntegerVector)) {
-        int c = NarrowCompare.filter(x, op, Vecs.longValues(b)[0], sel, n, out, skewed());
-        seen(c, n);
-        return dropNulls ? dropNulls(a, b, out, c) : c;
-      }
-      if (b instanceof IntegerVector y && !y.isRepeating && a.isRepeating && !(a instanceof IntegerVector)) {
-        int c = NarrowCompare.filter(y, flip(op), Vecs.longValues(a)[0], sel, n, out, skewed());
+      // a column of integers at their width against a constant: compared at that width
+      boolean left = a instanceof IntegerVector && b.isRepeating;
+      ColumnVector col = left ? a : b;
+      ColumnVector constant = left ? b : a;
+      if (!col.isRepeating && constant.isRepeating && !(constant instanceof IntegerVector)) {
+        int c = ((IntegerVector) col).selectCompare(scanOp(left ? op : flip(op)), Vecs.longValues(constant)[0], sel,
+            n, out, skewed());
         seen(c, n);
         return dropNulls ? dropNulls(a, b, out, c) : c;
       }
@@ -149,6 +150,19 @@ final class Comparison extends VecExpr {
       }
     }
     return m;
+  }
+
+  /** A comparison operator as the scan predicates (and the narrow vectors' comparisons) name it. */
+  private static Predicate.Op scanOp(Op o) {
+    return switch (o) {
+      case EQ -> Predicate.Op.EQ;
+      case NE -> Predicate.Op.NE;
+      case LT -> Predicate.Op.LT;
+      case LE -> Predicate.Op.LE;
+      case GT -> Predicate.Op.GT;
+      case GE -> Predicate.Op.GE;
+      default -> throw new IllegalStateException(o.name());
+    };
   }
 
   private boolean test(int cmp) {

@@ -65,6 +65,27 @@ public final class HashJoinProbe {
       return this == FULL || this == RIGHT || this == RIGHT_SEMI || this == RIGHT_ANTI;
     }
 
+    /**
+     * Whether a probe row without a match yields nothing (so a runtime filter of the build's keys
+     * may drop it before the join): INNER, SEMI, RIGHT, RIGHT_SEMI, RIGHT_ANTI.
+     */
+    public boolean dropsUnmatchedProbeRows() {
+      return this != LEFT && this != ANTI && this != FULL;
+    }
+
+    /** Whether build rows that no probe row matched are output (FULL, RIGHT, RIGHT_ANTI). */
+    public boolean emitsUnmatchedBuildRows() {
+      return this == FULL || this == RIGHT || this == RIGHT_ANTI;
+    }
+
+    /**
+     * Whether its build side may spill (a grace hash join): not for the kinds whose point is to
+     * build the smaller side (RIGHT, RIGHT_SEMI, RIGHT_ANTI).
+     */
+    public boolean spills() {
+      return this == FULL || !emitsBuildRows();
+    }
+
     /** Whether the output is the build's fields only (not the probe's, then maybe the build's). */
     public boolean buildFieldsOnly() {
       return this == RIGHT_SEMI || this == RIGHT_ANTI;

@@ -158,9 +158,7 @@ public final class FragmentRunner {
             for (int c = 0; c < batch.cols().length; c++) {
               held += Vectors.bytes(batch.cols()[c], b.outputTypes().get(c).kind(), batch.size());
             }
-            // (RIGHT and RIGHT_SEMI/ANTI joins do not spill: they are there to build the smaller side)
-            if (spilling.enabled() && j.buildKeys().length > 0
-                && (j.kind() == HashJoinProbe.Kind.FULL || !j.kind().emitsBuildRows())
+            if (spilling.enabled() && j.buildKeys().length > 0 && j.kind().spills()
                 && held > spilling.maxBytesInJoin()) {
               grace = new GraceJoin(j, b.outputTypes(), spilling.store(), fragment.types().get(i));
               spilled.put(j, grace); // closed with the fragment's iterator, or by run() on a failure
@@ -189,7 +187,8 @@ public final class FragmentRunner {
   }
 
   /**
-   * The runtime filters of the INNER, SEMI, RIGHT_SEMI and RIGHT_ANTI joins whose probe key is a
+   * The runtime filters of the joins that drop unmatched probe rows (INNER, SEMI, RIGHT,
+   * RIGHT_SEMI, RIGHT_ANTI: {@link HashJoinProbe.Kind#dropsUnmatchedProbeRows}) whose probe key is a
    * field of the scan passed on unchanged to the join: a scan row whose field fails the join's
    * {@link KeyFilter} yields no row past the join. The scan's workers apply them first thing.
    */
@@ -210,8 +209,7 @@ public final class FragmentRunner {
     // parts it builds. A scan row failing the filter only makes rows (or groups) the join drops.
     for (int i = 0; i < fragment.steps().size(); i++) {
       if (fragment.steps().get(i) instanceof Step.HashJoin j && !spilled.containsKey(j) && tables.get(j) != null
-          && (j.kind() == HashJoinProbe.Kind.INNER || j.kind() == HashJoinProbe.Kind.SEMI
-              || j.kind() == HashJoinProbe.Kind.RIGHT || j.kind().buildFieldsOnly())) { // a probe row without a match yields nothing
+          && j.kind().dropsUnmatchedProbeRows()) {
         for (int c = 0; c < j.probeKeys().length; c++) {
           int f = scanField(i, j.probeKeys()[c]);
           if (f >= 0 && SidewaysFilters.filterable(scanTypes.get(f))) {
@@ -283,8 +281,8 @@ public final class FragmentRunner {
     List<Step> prefix = steps.subList(0, i);
     int[] cols = fragment.scanColumns();
     if (i > 0 && emitsBuildRows(steps.get(i - 1))) {
-      // The workers run up to the FULL (RIGHT_SEMI, RIGHT_ANTI) join; its build rows follow once
-      // they all end, then the rest runs on this thread.
+      // The workers run up to the join that emits build rows (FULL, RIGHT, RIGHT_SEMI, RIGHT_ANTI);
+      // its build rows follow once they all end, then the rest runs on this thread.
       return rest(withBuildRows(scanned(cols, prefix, -1), (Step.HashJoin) steps.get(i - 1), i - 1), i);
     }
     if (i < steps.size() && spilled.containsKey(steps.get(i))) {
@@ -428,8 +426,8 @@ public final class FragmentRunner {
   }
 
   /**
-   * {@code in} (which ends with join step {@code step}: FULL, RIGHT_SEMI or RIGHT_ANTI), then that
-   * join's build rows (FULL, RIGHT_ANTI: those no probe row matched; RIGHT_SEMI: those matched):
+   * {@code in} (which ends with join step {@code step}: FULL, RIGHT, RIGHT_SEMI or RIGHT_ANTI), then
+   * that join's build rows (those no probe row matched; RIGHT_SEMI: those matched):
    * listed when {@code in} has ended, so every probe has marked its matches.
    */
   private BatchIterator withBuildRows(BatchIterator in, Step.HashJoin join, int step) {

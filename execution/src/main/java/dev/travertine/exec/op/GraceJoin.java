@@ -150,7 +150,7 @@ final class GraceJoin implements AutoCloseable {
             }
           }
           JoinTable table = JoinTable.build(buildTypes, join.buildKeys(), rows);
-          matches = join.kind() == HashJoinProbe.Kind.FULL ? new BuildMatches(table) : null; // never RIGHT_*: they do not spill
+          matches = join.kind().emitsBuildRows() ? new BuildMatches(table) : null; // FULL: the others do not spill
           acct.resize(table.bytes() + (matches == null ? 0 : matches.bytes()));
           prober = new HashJoinProbe(join.kind(), table, probeTypes, join.probeKeys(), join.residual(), matches);
           probing = probe[p].read();

@@ -18,7 +18,7 @@ import java.util.function.Function;
  * filters, projections, probe fields of its own joins and GROUP BY keys, not past a top-N, whose
  * rows would change. TPC-H Q17: the part keys of {@code Brand#23 / MED BOX} filter the
  * lineitem scan under {@code avg(l_quantity) GROUP BY l_partkey}, about 2,000 of 200,000 parts.
- * A FULL join returns unmatched build rows, so it gets none.
+ * A join that returns unmatched build rows (FULL, RIGHT, RIGHT_ANTI) gets none.
  */
 final class SidewaysFilters {
   private SidewaysFilters() {}
@@ -34,9 +34,8 @@ final class SidewaysFilters {
   static List<OnOutput> forBuild(Fragment f, int step, Function<Step.HashJoin, JoinTable> tables) {
     Step.HashJoin join = (Step.HashJoin) f.steps().get(step);
     List<OnOutput> out = new ArrayList<>();
-    if (join.kind() == HashJoinProbe.Kind.FULL || join.kind() == HashJoinProbe.Kind.RIGHT
-        || join.kind() == HashJoinProbe.Kind.RIGHT_ANTI) {
-      return out; // its unmatched build rows are output
+    if (join.kind().emitsUnmatchedBuildRows()) {
+      return out;
     }
     for (int c = 0; c < join.probeKeys().length; c++) {
       KeyFilter k = keyOfEarlierJoin(f, step, join.probeKeys()[c], tables);
