@@ -326,6 +326,40 @@ class VectorizedJoinDifferentialTest {
     }
   }
 
+  /**
+   * NOT IN with NOT NULL values on both sides is an ANTI join (ExistsToJoin), checked against
+   * Calcite's execution of the same question asked another way (a LEFT JOIN to the distinct
+   * values, keeping the rows without a match), since Calcite's own plan of the NOT IN is the
+   * rewritten one too.
+   */
+  @Test
+  void notInOnNotNullValuesIsAnAntiJoin() throws SQLException {
+    String[][] cases = {
+        {"SELECT k FROM f WHERE k NOT IN (SELECT id FROM d WHERE grp < 3)",
+            "SELECT f.k FROM f LEFT JOIN (SELECT DISTINCT id FROM d WHERE grp < 3) x ON f.k = x.id WHERE x.id IS NULL"},
+        {"SELECT grp, count(*) FROM d WHERE id NOT IN (SELECT id FROM d WHERE grp = 1) AND id > 20 GROUP BY grp",
+            "SELECT d.grp, count(*) FROM d LEFT JOIN (SELECT id FROM d WHERE grp = 1) x ON d.id = x.id "
+                + "WHERE x.id IS NULL AND d.id > 20 GROUP BY d.grp"},
+        {"SELECT id, name FROM d WHERE id NOT IN (SELECT id FROM e)", "SELECT id, name FROM d"},
+        {"SELECT id FROM d WHERE id NOT IN (SELECT k FROM f WHERE x > 50) AND id + 1 NOT IN (SELECT id FROM d WHERE grp = 2)",
+            "SELECT d.id FROM d LEFT JOIN (SELECT DISTINCT k FROM f WHERE x > 50) x ON d.id = x.k "
+                + "LEFT JOIN (SELECT id FROM d WHERE grp = 2) y ON d.id + 1 = y.id WHERE x.k IS NULL AND y.id IS NULL"}};
+    for (String[] q : cases) {
+      exec(c, "SET vectorized_execution = 1");
+      String plan = explain(c, q[0]);
+      assertTrue(plan.matches("(?s).*VectorizedJoin\\(joinType=\\[(right_)?anti].*"), "no vectorized anti join: " + q[0] + "\n" + plan);
+      assertFalse(plan.matches("(?s).*Enumerable\\w*Join.*"), plan);
+      List<String> got = JdbcTestSupport.rowsRounded(c, q[0]);
+      exec(c, "SET vectorized_execution = 0");
+      List<String> want = JdbcTestSupport.rowsRounded(c, q[1]);
+      exec(c, "SET vectorized_execution = 1");
+      got.sort(null);
+      want.sort(null);
+      assertFalse(want.isEmpty(), q[1]);
+      assertEquals(want, got, q[0] + "\n" + plan);
+    }
+  }
+
   @Test
   void emptySides() throws SQLException {
     check("SELECT f.k, e.name FROM f JOIN e ON f.a = e.id");

@@ -9,9 +9,11 @@ import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexCorrelVariable;
@@ -23,6 +25,7 @@ import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 
 /**
  * Correlated {@code [NOT] EXISTS} in a WHERE clause as a semi (anti) join, before Calcite's
@@ -31,7 +34,8 @@ import org.apache.calcite.sql.SqlKind;
  * {@code r} on {@code c} (NOT EXISTS: ANTI-joined when the outer fields it reads are NOT NULL, see
  * {@link #outerFieldsNotNull}). Calcite's decorrelator instead joins {@code r} to the distinct outer keys, aggregates, and
  * joins the result back: TPC-H Q21 became 13 joins re-reading the outer tables twice and left the
- * vectorized convention. A conjunct of another shape is left to Calcite.
+ * vectorized convention. An uncorrelated {@code NOT IN (SELECT …)} on NOT NULL values on both
+ * sides is an ANTI join too ({@link #notInCondition}). A conjunct of another shape is left to Calcite.
  */
 final class ExistsToJoin {
   private ExistsToJoin() {}
@@ -46,10 +50,10 @@ final class ExistsToJoin {
   }
 
   private static RelNode rewrite(LogicalFilter f) {
-    if (f.getVariablesSet().size() != 1) {
+    if (f.getVariablesSet().size() > 1) {
       return f;
     }
-    CorrelationId id = f.getVariablesSet().iterator().next();
+    CorrelationId id = f.getVariablesSet().isEmpty() ? null : f.getVariablesSet().iterator().next();
     RexBuilder rb = f.getCluster().getRexBuilder();
     int outerFields = f.getInput().getRowType().getFieldCount();
     List<RexNode> rest = new ArrayList<>();
@@ -59,7 +63,14 @@ final class ExistsToJoin {
     for (RexNode c : RelOptUtil.conjunctions(f.getCondition())) {
       boolean negated = c.getKind() == SqlKind.NOT;
       RexNode e = negated ? ((RexCall) c).getOperands().get(0) : c;
-      RelNode sub = e instanceof RexSubQuery q && q.getKind() == SqlKind.EXISTS ? q.rel : null;
+      RexNode antiCondition = negated ? notInCondition(e, outerFields, rb) : null;
+      if (antiCondition != null) {
+        rights.add(apply(((RexSubQuery) e).rel));
+        conditions.add(antiCondition);
+        types.add(JoinRelType.ANTI);
+        continue;
+      }
+      RelNode sub = id != null && e instanceof RexSubQuery q && q.getKind() == SqlKind.EXISTS ? q.rel : null;
       while (sub instanceof LogicalProject p) {
         sub = p.getInput();
       }
@@ -99,9 +110,43 @@ final class ExistsToJoin {
           com.google.common.collect.ImmutableSet.copyOf(f.getVariablesSet()));
     }
     for (int k = 0; k < rights.size(); k++) {
-      out = LogicalJoin.create(out, rights.get(k), List.of(), conditions.get(k), Set.of(), types.get(k));
+      LogicalJoin join = LogicalJoin.create(out, rights.get(k), List.of(), conditions.get(k), Set.of(), types.get(k));
+      // keys that are expressions (id + 1, a CAST to the other side's type) become projected
+      // fields below the join, so that the join has field keys to hash
+      out = RelOptUtil.pushDownJoinConditions(join, RelFactories.LOGICAL_BUILDER.create(f.getCluster(), null));
     }
     return out;
+  }
+
+  /**
+   * The ANTI join's condition for {@code e}, an uncorrelated {@code (x, …) IN (SELECT y, … FROM …)}
+   * under a NOT, when every operand and every field of the sub-query is NOT NULL; else null. Only
+   * then is {@code NOT IN} true exactly when no sub-query row equals the outer row's values: a
+   * NULL on either side makes SQL's {@code NOT IN} unknown for rows without a match, which an ANTI
+   * join would keep. Calcite's sub-query removal instead cross-joins the sub-query's row count and
+   * LEFT-joins its distinct rows to test for NULLs (TPC-H Q16), outside the vectorized convention.
+   */
+  private static RexNode notInCondition(RexNode e, int outerFields, RexBuilder rb) {
+    if (!(e instanceof RexSubQuery q) || q.getKind() != SqlKind.IN
+        || !RelOptUtil.getVariablesUsed(q.rel).isEmpty()) {
+      return null;
+    }
+    List<RexNode> keys = q.getOperands();
+    List<RelDataTypeField> fields = q.rel.getRowType().getFieldList();
+    if (keys.size() != fields.size()) {
+      return null;
+    }
+    List<RexNode> equal = new ArrayList<>();
+    for (int k = 0; k < keys.size(); k++) {
+      RexNode x = keys.get(k);
+      if (x.getType().isNullable() || fields.get(k).getType().isNullable() || RexUtil.containsCorrelation(x)
+          || RexUtil.SubQueryFinder.find(x) != null) {
+        return null;
+      }
+      equal.add(rb.makeCall(SqlStdOperatorTable.EQUALS, x,
+          new RexInputRef(outerFields + k, fields.get(k).getType())));
+    }
+    return RexUtil.composeConjunction(rb, equal);
   }
 
   /**
