@@ -26,6 +26,8 @@ public final class JoinTable {
   private final TypeKind[] keyKinds;
   /** For one long-backed key: its values, else null. */
   private final long[] longKey;
+  /** For several keys, all long-backed: their values, else null. */
+  private final long[][] longKeys;
   private final int[] heads;
   private final int[] next;
   private final int[] hashes;
@@ -41,6 +43,18 @@ public final class JoinTable {
     this.keyKinds = JoinKeys.kinds(types, keys);
     this.longKey = keys.length == 1 && keyKinds[0].isLongBacked() && rows > 0
         ? ((LongColumnVector) cols[keys[0]]).vector : null;
+    boolean allLong = keys.length > 1 && rows > 0;
+    for (TypeKind k : keyKinds) {
+      allLong &= k.isLongBacked();
+    }
+    if (allLong) {
+      this.longKeys = new long[keys.length][];
+      for (int c = 0; c < keys.length; c++) {
+        longKeys[c] = ((LongColumnVector) cols[keys[c]]).vector;
+      }
+    } else {
+      this.longKeys = null;
+    }
     int cap = Integer.highestOneBit(Math.max(16, rows * 2 - 1)) << 1;
     this.heads = new int[cap];
     this.mask = cap - 1;
@@ -256,6 +270,20 @@ public final class JoinTable {
       long x = ((LongColumnVector) v).vector[v.isRepeating ? 0 : p];
       for (; row >= 0; row = next[row] - 1) {
         if (hashes[row] == hash && longKey[row] == x) {
+          return row;
+        }
+      }
+      return -1;
+    }
+    if (longKeys != null && longKeys.length == 2) {
+      ColumnVector v0 = probeKeys[0];
+      ColumnVector v1 = probeKeys[1];
+      long x0 = ((LongColumnVector) v0).vector[v0.isRepeating ? 0 : p];
+      long x1 = ((LongColumnVector) v1).vector[v1.isRepeating ? 0 : p];
+      long[] k0 = longKeys[0];
+      long[] k1 = longKeys[1];
+      for (; row >= 0; row = next[row] - 1) {
+        if (hashes[row] == hash && k0[row] == x0 && k1[row] == x1) {
           return row;
         }
       }

@@ -1,5 +1,6 @@
 package dev.travertine.exec.join;
 
+import dev.travertine.vector.IntegerVector;
 import dev.travertine.vector.Predicate;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.util.ArrayList;
@@ -17,6 +18,9 @@ import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
  * nothing, so an INNER or SEMI join's probe side may drop it as early as it likes: the scan prunes
  * granules with {@link #narrowing}, and the reader or the first stage drops rows with
  * {@link #filter} before the other columns are decoded and before the steps under the join run.
+ * Where the keys' range is small beside their count (at most {@link #BITMAP_BITS_PER_KEY} bits a
+ * key, or {@link #SMALL_SPAN} bits in all), the filter is a bitmap over the range instead of a
+ * Bloom filter: exact, and one memory access without hashing (TPC-H's order keys of one status).
  * NULL keys always fail (they match nothing). A string key (CHAR, VARCHAR) is tested by a 64-bit
  * hash of its bytes ({@link #ofStrings}, the join's own string hash): the range, set and Bloom
  * filter are over those hashes, so it drops rows in the reader and the first stage but gives the
@@ -29,6 +33,10 @@ public final class KeyFilter {
   static final int BLOOM_MAX_KEYS = 1 << 23;
   /** A Bloom filter is skipped where the keys fill at least this share of their range. */
   static final double DENSE = 0.5;
+  /** A bitmap over the range replaces the Bloom filter up to this many bits per key (twice the Bloom filter's size). */
+  static final int BITMAP_BITS_PER_KEY = 32;
+  /** A bitmap over a range of up to this many values is always taken (8 KiB). */
+  static final long SMALL_SPAN = 1 << 16;
   /** Rows an instance tests before it may judge the filter useless. */
   static final int JUDGE_AFTER = 1 << 16;
 
@@ -39,11 +47,18 @@ public final class KeyFilter {
   private final long[] exact;
   /** A blocked Bloom filter (two bits per key in one word), or null. */
   private final long[] words;
+  /** A bitmap of the keys over {@code min .. max} (bit {@code x - min}), or null. */
+  private final long[] bits;
   private final int shift;
   /** Whether the values are hashes of string keys. */
   private final boolean hashed;
 
   private KeyFilter(boolean empty, long min, long max, long[] exact, long[] words, boolean hashed) {
+    this(empty, min, max, exact, words, null, hashed);
+  }
+
+  private KeyFilter(boolean empty, long min, long max, long[] exact, long[] words, long[] bits, boolean hashed) {
+    this.bits = bits;
     this.hashed = hashed;
     this.empty = empty;
     this.min = min;
@@ -100,15 +115,29 @@ public final class KeyFilter {
     if (count == 0) {
       return new KeyFilter(true, 0, -1, null, null, hashed);
     }
+    double span = (double) hi - (double) lo + 1;
+    long[] bitmap = null;
+    if (span <= Math.max(SMALL_SPAN, (double) BITMAP_BITS_PER_KEY * Math.min(count, BLOOM_MAX_KEYS))) {
+      bitmap = new long[(int) (((long) span + 63) >>> 6)];
+      for (int r = 0; r < rows; r++) {
+        int i = rep ? 0 : r;
+        if (keys.noNulls || !keys.isNull[i]) {
+          long d = v[i] - lo;
+          bitmap[(int) (d >>> 6)] |= 1L << d;
+        }
+      }
+    }
     if (distinct != null) {
       long[] e = distinct.toLongArray();
       Arrays.sort(e);
-      return new KeyFilter(false, lo, hi, e, null, hashed);
+      return new KeyFilter(false, lo, hi, e, null, bitmap, hashed);
     }
-    double span = (double) hi - (double) lo + 1;
     // Without unique keys the row count overstates the distinct keys: judge density only for unique ones.
-    if ((unique && count >= DENSE * span) || count > BLOOM_MAX_KEYS) {
+    if ((unique && count >= DENSE * span) || (bitmap == null && count > BLOOM_MAX_KEYS)) {
       return new KeyFilter(false, lo, hi, null, null, hashed);
+    }
+    if (bitmap != null) {
+      return new KeyFilter(false, lo, hi, null, null, bitmap, hashed);
     }
     int bits = Integer.highestOneBit(Math.max(128, count * 16 - 1)) << 1;
     long[] words = new long[bits / 64];
@@ -143,7 +172,7 @@ public final class KeyFilter {
 
   /** Whether testing rows can drop more than the {@link #narrowing} range does. */
   public boolean selective() {
-    return empty || exact != null || words != null;
+    return empty || exact != null || words != null || bits != null;
   }
 
   /**
@@ -172,6 +201,10 @@ public final class KeyFilter {
   public boolean mayContain(long x) {
     if (x < min || x > max) {
       return false;
+    }
+    if (bits != null) {
+      long d = x - min;
+      return (bits[(int) (d >>> 6)] & (1L << d)) != 0;
     }
     if (exact != null) {
       return Arrays.binarySearch(exact, x) >= 0;
@@ -208,6 +241,9 @@ public final class KeyFilter {
       }
       return out;
     }
+    if (v instanceof IntegerVector iv) {
+      return filterNarrow(iv, sel, n);
+    }
     LongColumnVector lv = (LongColumnVector) v;
     long[] a = lv.vector;
     boolean[] isNull = lv.isNull;
@@ -216,7 +252,7 @@ public final class KeyFilter {
     }
     boolean noNulls = lv.noNulls;
     int out = 0;
-    if (exact == null && words == null) {
+    if (exact == null && words == null && bits == null) {
       for (int k = 0; k < n; k++) {
         int r = sel[k];
         long x = a[r];
@@ -226,9 +262,51 @@ public final class KeyFilter {
       }
       return out;
     }
+    if (bits != null) {
+      long[] b = bits;
+      long lo = min;
+      long last = max - min; // unsigned: x - min past it is out of the range on either side
+      for (int k = 0; k < n; k++) {
+        int r = sel[k];
+        long d = a[r] - lo;
+        if ((noNulls || !isNull[r]) && Long.compareUnsigned(d, last) <= 0 && (b[(int) (d >>> 6)] & (1L << d)) != 0) {
+          sel[out++] = r;
+        }
+      }
+      return out;
+    }
+    // Probe keys often come in runs (a table stored in the key's order): a repeated key is tested once.
+    long prev = 0;
+    boolean prevKept = false;
+    boolean any = false;
     for (int k = 0; k < n; k++) {
       int r = sel[k];
-      if ((noNulls || !isNull[r]) && mayContain(a[r])) {
+      if (noNulls || !isNull[r]) {
+        long x = a[r];
+        if (!any || x != prev) {
+          prev = x;
+          prevKept = mayContain(x);
+          any = true;
+        }
+        if (prevKept) {
+          sel[out++] = r;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** {@link #filter} on integers kept at their width. */
+  private int filterNarrow(IntegerVector v, int[] sel, int n) {
+    if (v.isRepeating) {
+      return (v.noNulls || !v.isNull[0]) && mayContain(v.get(0)) ? n : 0;
+    }
+    boolean noNulls = v.noNulls;
+    boolean[] isNull = v.isNull;
+    int out = 0;
+    for (int k = 0; k < n; k++) {
+      int r = sel[k];
+      if ((noNulls || !isNull[r]) && mayContain(v.get(r))) {
         sel[out++] = r;
       }
     }
@@ -242,7 +320,8 @@ public final class KeyFilter {
 
   @Override public String toString() {
     return empty ? "KeyFilter[empty]" : "KeyFilter[" + (hashed ? "string hashes " : "") + min + ".." + max
-        + (exact != null ? ", " + exact.length + " keys" : words != null ? ", bloom " + words.length * 64 + " bits" : "")
+        + (exact != null ? ", " + exact.length + " keys" : "")
+        + (bits != null ? ", bitmap" : words != null ? ", bloom " + words.length * 64 + " bits" : "")
         + "]";
   }
 

@@ -139,7 +139,7 @@ public final class ComputeStage implements BatchStage {
       int[] out = Arrays.copyOf(b.sel(), b.size());
       int m = b.size();
       for (int k = 0; k < keyFilters.length && m > 0; k++) {
-        m = keyFilters[k].filter(Vectors.wide(b.cols()[keyFields[k]]), out, m);
+        m = keyFilters[k].filter(b.cols()[keyFields[k]], out, m);
       }
       ownSel = true;
       b = new Batch(b.cols(), out, m);

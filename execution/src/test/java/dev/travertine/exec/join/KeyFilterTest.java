@@ -125,6 +125,71 @@ class KeyFilterTest {
     assertEquals(1, inst.filter(probe, new int[] {0}, 1));
   }
 
+  /**
+   * Keys that fill a small share of a range small beside their count get a bitmap over the range:
+   * exact (not one absent key passes), and alike on a wide vector and on the same values kept at
+   * their width.
+   */
+  @Test
+  void aBitmapOverASmallRangeIsExactOnWideAndNarrowVectors() {
+    Random rnd = new Random(11);
+    long[] values = new long[20_000];
+    Set<Long> held = new HashSet<>();
+    for (int i = 0; i < values.length; i++) {
+      values[i] = 5_000 + rnd.nextInt(100_000);
+      held.add(values[i]);
+    }
+    KeyFilter f = KeyFilter.of(keys(values, true), values.length + 1, false);
+    assertTrue(f.toString().contains("bitmap"), f.toString());
+    int n = 110_000;
+    LongColumnVector probe = new LongColumnVector(n);
+    probe.noNulls = false;
+    for (int i = 0; i < n; i++) {
+      probe.vector[i] = i;
+      probe.isNull[i] = i % 1000 == 7;
+    }
+    int[] sel = Columns.identity(n);
+    int m = f.filter(probe, sel, n);
+    int[] narrowSel = Columns.identity(n);
+    var narrow = dev.travertine.vector.IntegerVector.narrow(probe, dev.travertine.vector.TypeKind.INTEGER, n);
+    assertEquals(m, f.filter(narrow, narrowSel, n));
+    int want = 0;
+    for (int i = 0; i < n; i++) {
+      want += held.contains((long) i) && i % 1000 != 7 ? 1 : 0;
+    }
+    assertEquals(want, m);
+    for (int k = 0; k < m; k++) {
+      assertTrue(held.contains((long) sel[k]), "absent key " + sel[k] + " passed");
+      assertEquals(sel[k], narrowSel[k]);
+    }
+  }
+
+  /** A Bloom filter tests a run of equal probe keys once, and keeps or drops the whole run. */
+  @Test
+  void runsOfEqualProbeKeysFilterAsEachKeyDoes() {
+    Random rnd = new Random(13);
+    long[] values = new long[5_000];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = rnd.nextLong();
+    }
+    KeyFilter f = KeyFilter.of(keys(values, false), values.length, false);
+    assertTrue(f.toString().contains("bloom"), f.toString());
+    LongColumnVector probe = new LongColumnVector(4_000);
+    for (int i = 0; i < 4_000; i++) {
+      probe.vector[i] = i % 8 < 4 ? values[i / 4] : rnd.nextLong(); // runs of 4 held keys, then 4 others
+    }
+    int[] sel = Columns.identity(4_000);
+    int m = f.filter(probe, sel, 4_000);
+    int k = 0;
+    for (int i = 0; i < 4_000; i++) {
+      if (f.mayContain(probe.vector[i])) {
+        assertEquals(i, sel[k++]);
+      }
+    }
+    assertEquals(k, m);
+    assertTrue(m >= 2_000, "every held key passes: " + m);
+  }
+
   /** A string vector of {@code values} (null entries NULL), filled by reference. */
   private static org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector strings(String[] values) {
     var v = new org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector(Math.max(1, values.length));
