@@ -380,6 +380,22 @@ abstract class Sum extends AggState {
       long[] counts = this.counts;
       boolean noNulls = a.noNulls;
       boolean rep = a.isRepeating;
+      if (noNulls && !rep) {
+        // |sum| and |x| are under 10^18 (a sum past it spills), so their long sum cannot overflow
+        long lim = ScaledDecimals.pow10(ScaledDecimals.DIGITS);
+        for (int k = 0; k < n; k++) {
+          int g = gid[k];
+          long x = v[sel[k]];
+          long t = sums[g] + x;
+          if (t < lim && t > -lim) {
+            sums[g] = t;
+          } else {
+            spill(g, BigDecimal.valueOf(x, s));
+          }
+          counts[g]++;
+        }
+        return;
+      }
       for (int k = 0; k < n; k++) {
         int r = rep ? 0 : sel[k];
         if (noNulls || !a.isNull[r]) {

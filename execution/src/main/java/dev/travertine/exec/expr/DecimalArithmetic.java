@@ -116,6 +116,12 @@ final class DecimalArithmetic extends VecExpr {
     int n = batch.size();
     int[] sel = batch.sel();
     boolean rep = a.isRepeating && b.isRepeating;
+    long limit = type.precision() < ScaledDecimals.DIGITS ? ScaledDecimals.pow10(type.precision())
+        : ScaledDecimals.pow10(ScaledDecimals.DIGITS);
+    if (a.noNulls && b.noNulls && !rep) {
+      LongColumnVector r = Decimals.newScaled(Vecs.capacity(batch), type);
+      return dense(a, b, s, sel, n, limit, r) ? r : null;
+    }
     LongColumnVector r = Decimals.newScaled(Vecs.capacity(batch), type);
     r.isRepeating = rep;
     long[] x = a.vector;
@@ -124,7 +130,6 @@ final class DecimalArithmetic extends VecExpr {
     int ea = op == Op.TIMES ? 0 : s - left.type.scale();
     int eb = op == Op.TIMES ? 0 : s - right.type.scale();
     boolean nulls = !a.noNulls || !b.noNulls;
-    long limit = type.precision() < ScaledDecimals.DIGITS ? ScaledDecimals.pow10(type.precision()) : Long.MAX_VALUE;
     int m = rep ? 1 : n;
     for (int k = 0; k < m; k++) {
       int i = rep ? 0 : sel[k];
@@ -146,6 +151,80 @@ final class DecimalArithmetic extends VecExpr {
       z[i] = v;
     }
     return r;
+  }
+
+  /**
+   * + - * of two operands without NULLs, not both repeating, into {@code r}: one loop per shape
+   * without a per-row switch, overflow and the type's range checked together once per batch;
+   * false when some result (or a repeating operand brought to the scale) does not fit.
+   */
+  private boolean dense(LongColumnVector a, LongColumnVector b, int s, int[] sel, int n, long limit,
+      LongColumnVector r) {
+    long[] x = a.vector;
+    long[] y = b.vector;
+    long[] z = r.vector;
+    boolean bad = false;
+    if (op == Op.TIMES) {
+      if (a.isRepeating || b.isRepeating) {
+        long c = a.isRepeating ? x[0] : y[0];
+        long[] v = a.isRepeating ? y : x;
+        for (int k = 0; k < n; k++) {
+          int i = sel[k];
+          long p = c * v[i];
+          bad |= Math.multiplyHigh(c, v[i]) != (p >> 63) | p >= limit | p <= -limit;
+          z[i] = p;
+        }
+      } else {
+        for (int k = 0; k < n; k++) {
+          int i = sel[k];
+          long p = x[i] * y[i];
+          bad |= Math.multiplyHigh(x[i], y[i]) != (p >> 63) | p >= limit | p <= -limit;
+          z[i] = p;
+        }
+      }
+      return !bad;
+    }
+    int ea = s - left.type.scale();
+    int eb = s - right.type.scale();
+    if ((ea != 0 && !a.isRepeating) || (eb != 0 && !b.isRepeating)) {
+      // a column brought to the scale row by row: the general loop
+      for (int k = 0; k < n; k++) {
+        int i = sel[k];
+        long u = ScaledDecimals.rescale(x[a.isRepeating ? 0 : i], ea);
+        long v = ScaledDecimals.rescale(y[b.isRepeating ? 0 : i], eb);
+        long w = op == Op.PLUS ? ScaledDecimals.add(u, v) : ScaledDecimals.subtract(u, v);
+        if (w == ScaledDecimals.NO_FIT || w >= limit || w <= -limit) {
+          return false;
+        }
+        z[i] = w;
+      }
+      return true;
+    }
+    boolean minus = op == Op.MINUS;
+    if (a.isRepeating || b.isRepeating) {
+      long c = a.isRepeating ? ScaledDecimals.rescale(x[0], ea) : ScaledDecimals.rescale(y[0], eb);
+      if (c == ScaledDecimals.NO_FIT) {
+        return false;
+      }
+      long[] v = a.isRepeating ? y : x;
+      // c + v, c - v (constant on the left) or v - c: as c' + sign * v
+      long sign = minus && a.isRepeating ? -1 : 1;
+      long cc = minus && b.isRepeating ? -c : c;
+      for (int k = 0; k < n; k++) {
+        int i = sel[k];
+        long w = cc + sign * v[i]; // operands under 10^18 in magnitude: no long overflow
+        bad |= w >= limit | w <= -limit;
+        z[i] = w;
+      }
+      return !bad;
+    }
+    for (int k = 0; k < n; k++) {
+      int i = sel[k];
+      long w = minus ? x[i] - y[i] : x[i] + y[i];
+      bad |= w >= limit | w <= -limit;
+      z[i] = w;
+    }
+    return !bad;
   }
 
   private LongColumnVector negate(LongColumnVector a, Batch batch) {

@@ -92,6 +92,52 @@ class ArithmeticTest {
         col(1, INT)), batch(new ColumnVector[] {a, vector(INT, 1)}, 0))));
   }
 
+  /**
+   * + - * on DECIMAL columns without NULLs (the loops per shape: column and column, constant on
+   * either side) against BigDecimal, on random values at and near each type's extremes; a result
+   * past the type still throws.
+   */
+  @Test void decimalWithoutNullsMatchesBigDecimal() {
+    java.util.Random rnd = new java.util.Random(3);
+    DataType d152 = DataType.decimal(15, 2);
+    DataType d32 = DataType.decimal(3, 2);
+    int n = 300;
+    Object[] xs = new Object[n];
+    Object[] ys = new Object[n];
+    for (int i = 0; i < n; i++) {
+      long x = i % 50 == 0 ? 999_999_999_999_99L * (i % 100 == 0 ? 1 : -1) : rnd.nextLong() % 10_000_000_00L;
+      xs[i] = BigDecimal.valueOf(x, 2);
+      ys[i] = BigDecimal.valueOf(rnd.nextInt(1999) - 999, 2);
+    }
+    ColumnVector a = vector(d152, xs);
+    ColumnVector b = vector(d32, ys);
+    BigDecimal one = BigDecimal.ONE;
+    DataType sum = DataType.decimal(17, 2);
+    DataType prod = DataType.decimal(18, 4);
+    Expr[] exprs = {call(Op.PLUS, sum, col(0, d152), col(1, d32)), call(Op.MINUS, sum, col(0, d152), col(1, d32)),
+        call(Op.TIMES, prod, col(0, d152), col(1, d32)), call(Op.MINUS, DataType.decimal(4, 2), lit(one, DataType.decimal(1, 0)), col(1, d32)),
+        call(Op.MINUS, sum, col(0, d152), lit(one, DataType.decimal(1, 0))),
+        call(Op.TIMES, prod, lit(new BigDecimal("-2.50"), d32), col(0, d152))};
+    for (int e = 0; e < exprs.length; e++) {
+      java.util.List<Object> got = strip(eval(exprs[e], all(a, b)));
+      for (int i = 0; i < n; i++) {
+        BigDecimal x = (BigDecimal) xs[i];
+        BigDecimal y = (BigDecimal) ys[i];
+        BigDecimal want = switch (e) {
+          case 0 -> x.add(y);
+          case 1 -> x.subtract(y);
+          case 2 -> x.multiply(y);
+          case 3 -> one.subtract(y);
+          case 4 -> x.subtract(one);
+          default -> new BigDecimal("-2.50").multiply(x);
+        };
+        assertEquals(strip(list(want)).get(0), got.get(i), "expression " + e + ", row " + i);
+      }
+    }
+    // 15 digits times 3 in a type of 16: the extremes do not fit
+    assertThrows(ArithmeticException.class, () -> eval(call(Op.TIMES, DataType.decimal(16, 4), col(0, d152), col(1, d32)), all(a, b)));
+  }
+
   private static java.util.List<Object> strip(java.util.List<Object> xs) {
     java.util.List<Object> out = new java.util.ArrayList<>();
     for (Object x : xs) {
