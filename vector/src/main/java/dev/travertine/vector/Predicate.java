@@ -110,6 +110,10 @@ public sealed interface Predicate {
           && !(value instanceof Double) && !(value instanceof Float)) {
         return narrow(iv, num.longValue(), sel, n);
       }
+      if (v instanceof DictionaryVector d && value instanceof String str) {
+        byte[] c = str.getBytes(StandardCharsets.UTF_8);
+        return d.select((b, st, len) -> op.test(Vectors.compareBytes(b, st, len, c, 0, c.length)), sel, n, sel);
+      }
       v = Vectors.wide(v);
       int out = 0;
       if (v instanceof LongColumnVector lv && value instanceof Number num && !(value instanceof BigDecimal)
@@ -293,6 +297,17 @@ public sealed interface Predicate {
       if (values.size() == 1) {
         return new Compare(column, Op.EQ, values.get(0)).filter(cols, sel, n);
       }
+      if (cols[column] instanceof DictionaryVector d && values.stream().allMatch(x -> x instanceof String)) {
+        byte[][] cs = values.stream().map(x -> ((String) x).getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
+        return d.select((b, st, len) -> {
+          for (byte[] c : cs) {
+            if (c.length == len && java.util.Arrays.equals(b, st, st + len, c, 0, len)) {
+              return true;
+            }
+          }
+          return false;
+        }, sel, n, sel);
+      }
       ColumnVector v = Vectors.wide(cols[column]); // a narrow one widened (a copy per batch)
       if (v instanceof LongColumnVector lv && values.stream().allMatch(x -> x instanceof Long)) {
         long[] sorted = values.stream().mapToLong(x -> (Long) x).sorted().toArray();
@@ -428,7 +443,31 @@ public sealed interface Predicate {
 
     @Override
     public int filter(ColumnVector[] cols, int[] sel, int n) {
+      In strings = stringsOfOneColumn();
+      if (strings != null && cols[strings.column()] instanceof DictionaryVector) {
+        return strings.filter(cols, sel, n); // one test per dictionary entry for all the branches
+      }
       return union(children, cols, sel, n);
+    }
+
+    /** These branches as one IN list when each is {@code column = 'string'} or such an IN on one column; else null. */
+    private In stringsOfOneColumn() {
+      int column = -1;
+      List<Object> values = new ArrayList<>();
+      for (Predicate c : children) {
+        if (c instanceof Compare k && k.op() == Op.EQ && k.value() instanceof String
+            && (column < 0 || column == k.column())) {
+          column = k.column();
+          values.add(k.value());
+        } else if (c instanceof In in && (column < 0 || column == in.column())
+            && in.values().stream().allMatch(x -> x instanceof String)) {
+          column = in.column();
+          values.addAll(in.values());
+        } else {
+          return null;
+        }
+      }
+      return column < 0 ? null : new In(column, values);
     }
 
     @Override
@@ -484,7 +523,7 @@ public sealed interface Predicate {
     if (v instanceof DoubleColumnVector) {
       return TypeKind.DOUBLE;
     }
-    if (v instanceof BytesColumnVector) {
+    if (v instanceof BytesColumnVector || v instanceof DictionaryVector) {
       return TypeKind.VARCHAR;
     }
     return TypeKind.DECIMAL;

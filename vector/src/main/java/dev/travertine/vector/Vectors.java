@@ -35,21 +35,26 @@ public final class Vectors {
     return v instanceof LongColumnVector l ? l.vector[i] : ((IntegerVector) v).get(i);
   }
 
-  /** Hive's form of {@code v}: itself, or a wide copy of an {@link IntegerVector}. */
+  /** Hive's form of {@code v}: itself, or a wide copy of an {@link IntegerVector} or a {@link DictionaryVector}. */
   public static ColumnVector wide(ColumnVector v) {
-    return v instanceof IntegerVector n ? n.widen() : v;
+    return v instanceof IntegerVector n ? n.widen() : v instanceof DictionaryVector d ? d.widen() : v;
   }
 
-  /** {@code b} with every {@link IntegerVector} in Hive's form (the same batch when it has none). */
+  /** Whether {@code v} is one of our compact vectors ({@link IntegerVector}, {@link DictionaryVector}), not Hive's form. */
+  public static boolean compact(ColumnVector v) {
+    return v instanceof IntegerVector || v instanceof DictionaryVector;
+  }
+
+  /** {@code b} with every compact vector in Hive's form (the same batch when it has none). */
   public static Batch wide(Batch b) {
     ColumnVector[] cols = b.cols();
     ColumnVector[] out = null;
     for (int c = 0; c < cols.length; c++) {
-      if (cols[c] instanceof IntegerVector n) {
+      if (compact(cols[c])) {
         if (out == null) {
           out = cols.clone();
         }
-        out[c] = n.widen();
+        out[c] = wide(cols[c]);
       }
     }
     return out == null ? b : new Batch(out, b.sel(), b.size());
@@ -81,6 +86,10 @@ public final class Vectors {
         return Decimals.big(v, i);
       case CHAR:
       case VARCHAR:
+        if (v instanceof DictionaryVector d) {
+          int id = d.ids[i];
+          return new String(d.arena, d.start(id), d.length(id), StandardCharsets.UTF_8);
+        }
         return string((BytesColumnVector) v, i);
       case TIMESTAMP:
         return ((TimestampColumnVector) v).getTime(i);
@@ -165,8 +174,13 @@ public final class Vectors {
       case REAL, DOUBLE -> ((DoubleColumnVector) dst).vector[dstRow] = ((DoubleColumnVector) src).vector[i];
       case DECIMAL -> Decimals.copy(src, i, dst, dstRow);
       case CHAR, VARCHAR -> {
-        BytesColumnVector s = (BytesColumnVector) src;
-        ((BytesColumnVector) dst).setVal(dstRow, s.vector[i], s.start[i], s.length[i]);
+        if (src instanceof DictionaryVector d) {
+          int id = d.ids[i];
+          ((BytesColumnVector) dst).setVal(dstRow, d.arena, d.start(id), d.length(id));
+        } else {
+          BytesColumnVector s = (BytesColumnVector) src;
+          ((BytesColumnVector) dst).setVal(dstRow, s.vector[i], s.start[i], s.length[i]);
+        }
       }
       case TIMESTAMP -> {
         TimestampColumnVector s = (TimestampColumnVector) src;
@@ -189,8 +203,13 @@ public final class Vectors {
         setNull(dst, dstRow);
         return;
       }
-      BytesColumnVector s = (BytesColumnVector) src;
       dst.isNull[dstRow] = false;
+      if (src instanceof DictionaryVector d) {
+        int id = d.ids[i];
+        ((BytesColumnVector) dst).setRef(dstRow, d.arena, d.start(id), d.length(id));
+        return;
+      }
+      BytesColumnVector s = (BytesColumnVector) src;
       ((BytesColumnVector) dst).setRef(dstRow, s.vector[i], s.start[i], s.length[i]);
       return;
     }
@@ -209,6 +228,14 @@ public final class Vectors {
       case BIGINT, DOUBLE, TIMESTAMP -> 8L * n;
       case DECIMAL -> 16L * n;
       case CHAR, VARCHAR -> {
+        if (v instanceof DictionaryVector d) {
+          long sum = 0;
+          int m = d.isRepeating ? 1 : n;
+          for (int i = 0; i < m; i++) {
+            sum += d.noNulls || !d.isNull[i] ? d.length(d.ids[i]) : 0;
+          }
+          yield d.isRepeating ? sum * n : sum;
+        }
         BytesColumnVector b = (BytesColumnVector) v;
         if (b.isRepeating) {
           yield (long) b.length[0] * n;
@@ -240,6 +267,9 @@ public final class Vectors {
       case DECIMAL:
         return Decimals.compare(a, i, b, j);
       case CHAR, VARCHAR: {
+        if (a instanceof DictionaryVector || b instanceof DictionaryVector) {
+          return compareStrings(a, i, b, j);
+        }
         BytesColumnVector x = (BytesColumnVector) a;
         BytesColumnVector y = (BytesColumnVector) b;
         return compareBytes(x.vector[i], x.start[i], x.length[i], y.vector[j], y.start[j], y.length[j]);
@@ -253,6 +283,28 @@ public final class Vectors {
       default:
         throw new AssertionError(kind);
     }
+  }
+
+  /** Compares strings at (mapped) positions i and j of either form. */
+  private static int compareStrings(ColumnVector a, int i, ColumnVector b, int j) {
+    byte[] xa;
+    int xs;
+    int xl;
+    if (a instanceof DictionaryVector d) {
+      xa = d.arena;
+      xs = d.start(d.ids[i]);
+      xl = d.length(d.ids[i]);
+    } else {
+      BytesColumnVector x = (BytesColumnVector) a;
+      xa = x.vector[i];
+      xs = x.start[i];
+      xl = x.length[i];
+    }
+    if (b instanceof DictionaryVector d) {
+      return compareBytes(xa, xs, xl, d.arena, d.start(d.ids[j]), d.length(d.ids[j]));
+    }
+    BytesColumnVector y = (BytesColumnVector) b;
+    return compareBytes(xa, xs, xl, y.vector[j], y.start[j], y.length[j]);
   }
 
   /** Unsigned lexicographic byte comparison: the order of UTF-8 strings by code point. */
@@ -313,6 +365,9 @@ public final class Vectors {
   /** Rough in-memory size of one value, for buffer accounting. */
   public static long estimateBytes(ColumnVector v, TypeKind kind, int row) {
     if (kind.isString()) {
+      if (v instanceof DictionaryVector d) {
+        return 16 + d.length(d.ids[idx(v, row)]);
+      }
       BytesColumnVector b = (BytesColumnVector) v;
       return 16 + b.length[idx(v, row)];
     }

@@ -3,6 +3,7 @@ package dev.travertine.exec.agg;
 import dev.travertine.exec.Columns;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.DictionaryVector;
 import dev.travertine.vector.Vectors;
 import dev.travertine.vector.Widener;
 import java.util.ArrayList;
@@ -63,7 +64,10 @@ public final class HashAggregator {
     ColumnVector[] cols = b.cols();
     ColumnVector[] keyCols = new ColumnVector[keys.length];
     for (int i = 0; i < keys.length; i++) {
-      keyCols[i] = keyWideners[i].wide(cols[keys[i]], b.sel(), n);
+      ColumnVector k = cols[keys[i]];
+      // StringKeys and TupleKeys look a dictionary vector's strings up once per entry
+      keyCols[i] = k instanceof DictionaryVector && (groups instanceof StringKeys || groups instanceof TupleKeys) ? k
+          : keyWideners[i].wide(k, b.sel(), n);
     }
     int[] sel = b.sel();
     boolean oneGroup = keys.length == 0;

@@ -1,5 +1,7 @@
 package dev.travertine.exec.agg;
 
+import dev.travertine.vector.DictionaryVector;
+import dev.travertine.vector.StringDictionary;
 import java.util.Arrays;
 
 /**
@@ -34,6 +36,56 @@ final class StringIds {
     return id;
   }
 
+  /**
+   * The id of entry {@code e} of dictionary vector {@code d}'s dictionary: looked up once per
+   * entry and remembered by the dictionary's identity (for the last {@link #DICTIONARIES} seen).
+   */
+  int id(DictionaryVector d, int e) {
+    int[] memo = memo(d);
+    int m = memo[e];
+    if (m != 0) {
+      added = false;
+      return m - 1;
+    }
+    return lookUp(d, e, memo);
+  }
+
+  /**
+   * The id of entry {@code e} of {@code d}'s dictionary, not in {@code memo} (its {@link #memo})
+   * yet: looked up, added when new ({@link #added}), and remembered. A caller that reads the memo
+   * itself (its entries are id + 1, 0 when not looked up) calls this for the entries it lacks.
+   */
+  int lookUp(DictionaryVector d, int e, int[] memo) {
+    int id = table.add(d.arena, d.start(e), d.length(e));
+    added = table.added();
+    memo[e] = id + 1;
+    return id;
+  }
+
+  /** Dictionaries whose ids are remembered at once (a worker reads the tasks of several parts in turn). */
+  private static final int DICTIONARIES = 4;
+  private final StringDictionary[] memoOf = new StringDictionary[DICTIONARIES];
+  /** Per remembered dictionary: its entries' ids + 1 (0 = not looked up yet). */
+  private final int[][] memos = new int[DICTIONARIES][];
+  private int nextMemo;
+
+  /** The memo of {@code d}'s dictionary, at least {@code d.entries} long. */
+  int[] memo(DictionaryVector d) {
+    for (int i = 0; i < DICTIONARIES; i++) {
+      if (memoOf[i] == d.dictionary) {
+        if (memos[i].length < d.entries) {
+          memos[i] = Arrays.copyOf(memos[i], Math.max(d.entries, memos[i].length * 2));
+        }
+        return memos[i];
+      }
+    }
+    int i = nextMemo;
+    nextMemo = (nextMemo + 1) % DICTIONARIES;
+    memoOf[i] = d.dictionary;
+    memos[i] = new int[Math.max(16, d.entries)];
+    return memos[i];
+  }
+
   /** The id of a string whose {@link ByteKeyTable#hash} is known (from another table: not cached). */
   int id(byte[] b, int st, int len, int hash) {
     int id = table.add(b, st, len, hash);
@@ -53,6 +105,8 @@ final class StringIds {
 
   /** Drops the cache for good: the table is put aside, only read from now on. */
   void seal() {
+    Arrays.fill(memoOf, null);
+    Arrays.fill(memos, null);
     cacheBuf = null;
     cacheStart = cacheLen = cacheId = null;
   }
@@ -83,6 +137,10 @@ final class StringIds {
   }
 
   long bytes() {
-    return table.bytes() + (cacheBuf == null ? 0 : 20L * CACHE);
+    long b = table.bytes() + (cacheBuf == null ? 0 : 20L * CACHE);
+    for (int[] m : memos) {
+      b += m == null ? 0 : 4L * m.length;
+    }
+    return b;
   }
 }

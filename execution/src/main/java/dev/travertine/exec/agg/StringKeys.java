@@ -2,6 +2,7 @@ package dev.travertine.exec.agg;
 
 import dev.travertine.exec.Columns;
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.DictionaryVector;
 import java.util.Arrays;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -53,6 +54,20 @@ final class StringKeys extends GroupTable {
   }
 
   @Override public void groupIds(ColumnVector[] keys, int[] sel, int n, int[] gid) {
+    if (keys[0] instanceof DictionaryVector d) {
+      int[] entries = d.ids;
+      int[] memo = ids.memo(d);
+      for (int k = 0; k < n; k++) {
+        int r = d.isRepeating ? 0 : sel[k];
+        if (!d.noNulls && d.isNull[r]) {
+          gid[k] = nullGroup();
+        } else {
+          int m = memo[entries[r]];
+          gid[k] = m != 0 ? groupOfId[m - 1] : group(ids.lookUp(d, entries[r], memo));
+        }
+      }
+      return;
+    }
     BytesColumnVector v = (BytesColumnVector) keys[0];
     byte[][] bufs = v.vector;
     int[] starts = v.start;

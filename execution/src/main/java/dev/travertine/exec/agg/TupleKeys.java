@@ -2,6 +2,7 @@ package dev.travertine.exec.agg;
 
 import dev.travertine.exec.Columns;
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.DictionaryVector;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
@@ -123,6 +124,8 @@ final class TupleKeys extends GroupTable {
             ph[k] = step(ph[k], v);
           }
         }
+      } else if (keys[c] instanceof DictionaryVector d) {
+        internDictionary(strings[c], d, sel, n, p, ph, pn, bit);
       } else {
         internStrings(strings[c], (BytesColumnVector) keys[c], sel, n, p, ph, pn, bit);
       }
@@ -156,6 +159,27 @@ final class TupleKeys extends GroupTable {
       }
     }
     ids.endBatch();
+  }
+
+  /** {@link #internStrings} of a dictionary vector: an entry's id and hash are found once per entry. */
+  private static void internDictionary(StringIds ids, DictionaryVector x, int[] sel, int n, long[] p, long[] ph,
+      byte[] pn, byte bit) {
+    int[] dictIds = x.ids;
+    int[] memo = ids.memo(x);
+    for (int k = 0; k < n; k++) {
+      int r = x.isRepeating ? 0 : sel[k];
+      if (!x.noNulls && x.isNull[r]) {
+        pn[k] |= bit;
+        p[k] = 0;
+        ph[k] = step(ph[k], NULL_HASH);
+      } else {
+        int e = dictIds[r];
+        int m = memo[e];
+        int id = m != 0 ? m - 1 : ids.lookUp(x, e, memo);
+        p[k] = id;
+        ph[k] = step(ph[k], ids.hash(id));
+      }
+    }
   }
 
   /** The group of probe row k, whose hash is h and NULL bits nb, added when new. */

@@ -8,6 +8,7 @@ import dev.travertine.vector.Int16Vector;
 import dev.travertine.vector.Int32Vector;
 import dev.travertine.vector.IntegerVector;
 import dev.travertine.vector.TypeKind;
+import dev.travertine.vector.Vectors;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
@@ -91,6 +92,7 @@ final class CastExpr extends VecExpr {
       }
       a = nv.widen();
     }
+    a = Vectors.wide(a); // a dictionary vector
     if (from.isLongBacked() && to.isLongBacked() && to != TypeKind.BOOLEAN && from != TypeKind.BOOLEAN) {
       longToLong(((LongColumnVector) a).vector, ((LongColumnVector) r).vector, sel, m, nulls ? r.isNull : null);
       return r;

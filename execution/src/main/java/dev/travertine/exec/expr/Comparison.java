@@ -4,6 +4,8 @@ import dev.travertine.exec.Columns;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.DataType;
 import dev.travertine.vector.Decimals;
+import dev.travertine.vector.DictionaryVector;
+import dev.travertine.vector.Int32Vector;
 import dev.travertine.vector.IntegerVector;
 import dev.travertine.vector.Predicate;
 import dev.travertine.vector.TypeKind;
@@ -125,6 +127,34 @@ final class Comparison extends VecExpr {
         seen(c, n);
         return dropNulls ? dropNulls(a, b, out, c) : c;
       }
+      if (a instanceof Int32Vector x && b instanceof Int32Vector y && !x.isRepeating && !y.isRepeating) {
+        // two INTEGER or DATE columns (TPC-H's l_commitdate < l_receiptdate): compared as ints
+        int c = ints(x.values, y.values, op, sel, n, out);
+        seen(c, n);
+        return dropNulls ? dropNulls(a, b, out, c) : c;
+      }
+      a = Vectors.wide(a);
+      b = Vectors.wide(b);
+    }
+    if (a instanceof DictionaryVector || b instanceof DictionaryVector) {
+      // a column of dictionary strings against a constant: compared once per dictionary entry
+      boolean left = a instanceof DictionaryVector && b.isRepeating && b instanceof BytesColumnVector;
+      boolean right = b instanceof DictionaryVector && a.isRepeating && a instanceof BytesColumnVector;
+      if ((left || right) && !(left ? a : b).isRepeating && repr == Repr.BYTES) {
+        BytesColumnVector k = (BytesColumnVector) (left ? b : a);
+        byte[] kb = k.vector[0];
+        int ks = k.start[0];
+        int kl = k.length[0];
+        Op o = left ? op : flip(op);
+        DictionaryVector.StringTest t = switch (o) {
+          case EQ -> (x, s, l) -> l == kl && Arrays.equals(x, s, s + l, kb, ks, ks + kl);
+          case NE -> (x, s, l) -> l != kl || !Arrays.equals(x, s, s + l, kb, ks, ks + kl);
+          default -> (x, s, l) -> holds(o, Arrays.compareUnsigned(x, s, s + l, kb, ks, ks + kl));
+        };
+        int c = ((DictionaryVector) (left ? a : b)).select(t, sel, n, out);
+        seen(c, n);
+        return c; // NULL rows never pass
+      }
       a = Vectors.wide(a);
       b = Vectors.wide(b);
     }
@@ -166,6 +196,10 @@ final class Comparison extends VecExpr {
   }
 
   private boolean test(int cmp) {
+    return holds(op, cmp);
+  }
+
+  private static boolean holds(Op op, int cmp) {
     return switch (op) {
       case EQ -> cmp == 0;
       case NE -> cmp != 0;
@@ -246,6 +280,21 @@ final class Comparison extends VecExpr {
       if (test(compareAt(a, b, i))) {
         out[c++] = i;
       }
+    }
+    return c;
+  }
+
+  /** Rows of {@code sel[0 .. n)} where {@code x[i] op y[i]}, without a branch on the outcome. */
+  private static int ints(int[] x, int[] y, Op op, int[] sel, int n, int[] out) {
+    int c = 0;
+    switch (op) {
+      case EQ -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += x[i] == y[i] ? 1 : 0; } }
+      case NE -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += x[i] != y[i] ? 1 : 0; } }
+      case LT -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += x[i] < y[i] ? 1 : 0; } }
+      case LE -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += x[i] <= y[i] ? 1 : 0; } }
+      case GT -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += x[i] > y[i] ? 1 : 0; } }
+      case GE -> { for (int k = 0; k < n; k++) { int i = sel[k]; out[c] = i; c += x[i] >= y[i] ? 1 : 0; } }
+      default -> throw new IllegalStateException(op.name());
     }
     return c;
   }

@@ -134,6 +134,11 @@ public final class HashJoinProbe {
     this.pk = new ColumnVector[probeKeys.length];
   }
 
+  /** The probe side's key fields (read them, never write them). */
+  public int[] probeKeys() {
+    return probeKeys;
+  }
+
   public Batch apply(Batch b) {
     int n = b.size();
     if (n == 0) {

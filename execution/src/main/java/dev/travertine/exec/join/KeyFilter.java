@@ -2,6 +2,7 @@ package dev.travertine.exec.join;
 
 import dev.travertine.vector.IntegerVector;
 import dev.travertine.vector.Predicate;
+import dev.travertine.vector.Vectors;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -226,7 +227,7 @@ public final class KeyFilter {
       return 0;
     }
     if (hashed) {
-      BytesColumnVector bv = (BytesColumnVector) v;
+      BytesColumnVector bv = (BytesColumnVector) Vectors.wide(v);
       boolean noNulls = bv.noNulls;
       if (bv.isRepeating) {
         return (noNulls || !bv.isNull[0]) && mayContain(JoinKeys.bytesHash(bv.vector[0], bv.start[0], bv.length[0]))

@@ -1,5 +1,8 @@
 package dev.travertine.exec.join;
 
+import dev.travertine.vector.DictionaryVector;
+import dev.travertine.vector.Int32Vector;
+import dev.travertine.vector.IntegerVector;
 import dev.travertine.vector.TypeKind;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -45,6 +48,11 @@ public final class VectorGather {
     }
   }
 
+  /**
+   * Copies {@code src}'s values at {@code rows[0 .. n)} (-1: NULL) into {@code dst} from position
+   * {@code at}, strings by reference; {@code src} may be one of our compact vectors, {@code dst} is
+   * Hive's form.
+   */
   public static void gather(ColumnVector src, TypeKind kind, int[] rows, int n, ColumnVector dst, int at) {
     boolean srcNulls = !src.noNulls;
     boolean rep = src.isRepeating;
@@ -59,6 +67,41 @@ public final class VectorGather {
     }
     if (anyNull) {
       dst.noNulls = false;
+    }
+    if (src instanceof Int32Vector s32) {
+      int[] s = s32.values;
+      long[] d = ((LongColumnVector) dst).vector;
+      for (int k = 0; k < n; k++) {
+        int r = rows[k];
+        d[at + k] = r < 0 ? 0 : s[rep ? 0 : r];
+      }
+      return;
+    }
+    if (src instanceof IntegerVector iv) {
+      long[] d = ((LongColumnVector) dst).vector;
+      for (int k = 0; k < n; k++) {
+        int r = rows[k];
+        d[at + k] = r < 0 ? 0 : iv.get(rep ? 0 : r);
+      }
+      return;
+    }
+    if (src instanceof DictionaryVector dv) {
+      BytesColumnVector d = (BytesColumnVector) dst;
+      int[] ids = dv.ids;
+      int[] off = dv.offsets;
+      for (int k = 0; k < n; k++) {
+        if (dstNull[at + k]) {
+          d.vector[at + k] = EMPTY;
+          d.start[at + k] = 0;
+          d.length[at + k] = 0;
+        } else {
+          int id = ids[rep ? 0 : rows[k]];
+          d.vector[at + k] = dv.arena;
+          d.start[at + k] = off[id];
+          d.length[at + k] = off[id + 1] - off[id];
+        }
+      }
+      return;
     }
     switch (kind) {
       case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DATE -> {

@@ -8,9 +8,12 @@ import dev.travertine.exec.join.BuildMatches;
 import dev.travertine.exec.join.HashJoinProbe;
 import dev.travertine.exec.join.JoinTable;
 import dev.travertine.exec.join.KeyFilter;
+import dev.travertine.exec.join.VectorGather;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.BatchStage;
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.DictionaryVector;
+import dev.travertine.vector.IntegerVector;
 import dev.travertine.vector.Vectors;
 import java.util.Arrays;
 import java.util.List;
@@ -48,7 +51,8 @@ public final class ComputeStage implements BatchStage {
   /**
    * @param steps Filter, Project and HashJoin steps
    * @param types the field types before each step ({@code types.get(i)} for {@code steps.get(i)};
-   *     only read for a join)
+   *     read for a join), and may end with the output's (then a batch that keeps few of its rows
+   *     leaves with them gathered rather than its compact vectors widened whole)
    * @param tables the built table of each join step
    */
   public ComputeStage(int[] scanColumns, List<Step> steps, List<List<DataType>> types,
@@ -76,6 +80,7 @@ public final class ComputeStage implements BatchStage {
     this.keyFilters = keyFilters.stream().map(f -> f.filter().instance()).toArray(KeyFilter.Instance[]::new);
     this.cancelCheck = cancelCheck;
     int n = steps.size();
+    this.outTypes = types != null && types.size() > n ? List.copyOf(types.get(n)) : null;
     filters = new VectorExpression[n];
     projects = new VectorExpression[n][];
     passThrough = new int[n][];
@@ -106,6 +111,9 @@ public final class ComputeStage implements BatchStage {
     }
   }
 
+  /** The output's field types, or null when not given. */
+  private final List<DataType> outTypes;
+
   /** Whether {@link #apply}'s output may hold our narrow integer vectors (its consumer takes them). */
   private boolean narrowOutput;
 
@@ -122,7 +130,38 @@ public final class ComputeStage implements BatchStage {
   @Override
   public Batch apply(Batch b) {
     Batch out = compute(b);
-    return narrowOutput ? out : Vectors.wide(out);
+    return narrowOutput ? out : wide(out);
+  }
+
+  /**
+   * {@code b} in Hive's form: its compact vectors widened, or, when it keeps under a quarter of
+   * their rows (a selective filter, a build side's few rows), its selected rows gathered into
+   * vectors of their own (strings by reference): widening whole vectors would cost every row.
+   */
+  private Batch wide(Batch b) {
+    ColumnVector[] cols = b.cols();
+    int length = -1;
+    for (ColumnVector v : cols) {
+      if (v instanceof IntegerVector iv) {
+        length = Math.max(length, iv.length());
+      } else if (v instanceof DictionaryVector dv) {
+        length = Math.max(length, dv.length());
+      }
+    }
+    if (length < 0) {
+      return b;
+    }
+    int n = b.size();
+    if (outTypes == null || outTypes.size() != cols.length || (long) n * 4 >= length) {
+      return Vectors.wide(b);
+    }
+    ColumnVector[] out = new ColumnVector[cols.length];
+    for (int c = 0; c < cols.length; c++) {
+      DataType t = outTypes.get(c);
+      out[c] = Columns.gatherTarget(t, n, cols[c]);
+      VectorGather.gather(cols[c], t.kind(), b.sel(), n, out[c], 0);
+    }
+    return new Batch(out, Columns.identity(n), n);
   }
 
   private Batch compute(Batch b) {
@@ -151,7 +190,7 @@ public final class ComputeStage implements BatchStage {
         ownSel = true;
         b = new Batch(b.cols(), out, m);
       } else if (joins[i] != null) {
-        b = joins[i].apply(Vectors.wide(b));
+        b = joins[i].apply(wideKeys(b, joins[i].probeKeys()));
         ownSel = false;
       } else {
         ColumnVector[] out = new ColumnVector[projects[i].length];
@@ -163,5 +202,23 @@ public final class ComputeStage implements BatchStage {
       }
     }
     return b;
+  }
+
+  /**
+   * {@code b} with its join key columns in Hive's form (the probe hashes and compares them so);
+   * the others stay as they are: the probe gathers or passes them on, and the stage's end widens.
+   */
+  private static Batch wideKeys(Batch b, int[] keys) {
+    ColumnVector[] cols = b.cols();
+    ColumnVector[] out = null;
+    for (int k : keys) {
+      if (Vectors.compact(cols[k])) {
+        if (out == null) {
+          out = cols.clone();
+        }
+        out[k] = Vectors.wide(cols[k]);
+      }
+    }
+    return out == null ? b : new Batch(out, b.sel(), b.size());
   }
 }

@@ -263,7 +263,8 @@ public final class FragmentRunner {
   }
 
   private ComputeStage stage(int[] cols, int from, int to) {
-    return new ComputeStage(cols, fragment.steps().subList(from, to), fragment.types().subList(from, to), tables::get,
+    // the types before each step and, last, the stage's output types
+    return new ComputeStage(cols, fragment.steps().subList(from, to), fragment.types().subList(from, to + 1), tables::get,
         matches::get,
         from == 0 && cols != null ? keyFilters : List.of(), cancelCheck);
   }

@@ -103,6 +103,48 @@ class NarrowVectorsTest {
     }
   }
 
+  /**
+   * Strings as dictionary ids ({@link dev.travertine.vector.DictionaryVector}): comparisons with a
+   * constant (once per dictionary entry), between two columns, casts and LIKE give what Hive's form gives.
+   */
+  @Test
+  void dictionaryStringsMatchTheWideForm() {
+    Random rnd = new Random(3503);
+    String[] words = {"MAIL", "SHIP", "", "ünï", "MAILS", "AIR"};
+    DataType vc = DataType.of(TypeKind.VARCHAR);
+    for (boolean nulls : new boolean[] {false, true}) {
+      int n = 700;
+      Object[] a = new Object[n];
+      Object[] b = new Object[n];
+      for (int i = 0; i < n; i++) {
+        a[i] = nulls && rnd.nextInt(5) == 0 ? null : words[rnd.nextInt(words.length)];
+        b[i] = words[rnd.nextInt(words.length)];
+      }
+      org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector wa =
+          (org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector) vector(vc, a);
+      ColumnVector wb = vector(vc, b);
+      ColumnVector da = dev.travertine.vector.DictionaryVector.encode(wa, n, new dev.travertine.vector.StringDictionary(), n);
+      for (int[] sel : List.of(Batch.identity(n), sparse(rnd, n))) {
+        int size = sel.length >= n ? n : sel.length;
+        Batch w = new Batch(new ColumnVector[] {wa, wb}, sel, size);
+        Batch m = new Batch(new ColumnVector[] {da, wb}, sel, size);
+        List<Expr> exprs = new ArrayList<>();
+        for (Op op : OPS) {
+          for (String c : new String[] {"MAIL", "", "zzz"}) {
+            exprs.add(call(op, BOOL, col(0, vc), lit(c, vc)));
+            exprs.add(call(op, BOOL, lit(c, vc), col(0, vc)));
+          }
+          exprs.add(call(op, BOOL, col(0, vc), col(1, vc)));
+        }
+        for (Expr e : exprs) {
+          String what = e + " nulls=" + nulls + " dense=" + (size == n);
+          assertEquals(filter(e, w), filter(e, m), what);
+          assertEquals(eval(e, w), eval(e, m), what);
+        }
+      }
+    }
+  }
+
   @Test
   void castsAndArithmeticMatchTheWideForm() {
     Random rnd = new Random(3502);

@@ -3,7 +3,9 @@ package dev.travertine.mergetree.scan;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.travertine.mergetree.EngineEvents;
+import dev.travertine.vector.DictionaryVector;
 import dev.travertine.vector.IntegerVector;
+import dev.travertine.vector.StringDictionary;
 import dev.travertine.vector.TypeKind;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -56,9 +58,9 @@ public final class DecodedColumnCache {
   record Entry(ColumnVector[] vectors, int[] sizes, int bytes) {}
 
   /**
-   * Whether TINYINT, SMALLINT, INTEGER, DATE and BOOLEAN columns are kept at their width (the
-   * default; {@code -Dtravertine.cache.narrow=false} keeps Hive's 8-byte vectors, the "off" side of
-   * benchmarks).
+   * Whether TINYINT, SMALLINT, INTEGER, DATE and BOOLEAN columns are kept at their width and
+   * strings as dictionary ids (the default; {@code -Dtravertine.cache.narrow=false} keeps Hive's
+   * vectors, the "off" side of benchmarks).
    */
   static final boolean NARROW = !"false".equals(System.getProperty("travertine.cache.narrow"));
 
@@ -160,13 +162,24 @@ public final class DecodedColumnCache {
   /** Gathers one column's vectors of a task as they are decoded, with their bytes. */
   static final class Builder {
     private final long limit;
-    /** The column's type: integers narrower than 8 bytes are kept at their width ({@link IntegerVector}). */
+    /** A dictionary may always grow to this many strings; past it, to half the rows seen. */
+    static final int DICTIONARY_MIN = 4096;
+    /**
+     * The column's type: integers narrower than 8 bytes are kept at their width ({@link
+     * IntegerVector}), strings as ids into a dictionary ({@link DictionaryVector}) while it holds at
+     * most {@link #DICTIONARY_MIN} strings or half the rows.
+     */
     private final TypeKind kind;
     private final java.util.ArrayList<ColumnVector> vectors = new java.util.ArrayList<>();
     /** Byte arrays strings point into, counted once (a stripe's dictionary is shared by all its batches). */
     private final Set<byte[]> buffers = Collections.newSetFromMap(new IdentityHashMap<>());
     private long bytes;
     private boolean over;
+    /** The strings of a string column's dictionary vectors ({@link DictionaryVector}), or null. */
+    private StringDictionary dictionary;
+    private long dictionaryBytes;
+    private long rowsSeen;
+    private boolean noDictionary;
 
     Builder(long limit, TypeKind kind) {
       this.limit = limit;
@@ -184,8 +197,23 @@ public final class DecodedColumnCache {
       if (NARROW && v instanceof LongColumnVector l && !(v instanceof Decimal64ColumnVector)) {
         IntegerVector n = IntegerVector.narrow(l, kind, rows);
         v = n != null ? n : v;
+      } else if (NARROW && kind.isString() && v instanceof BytesColumnVector s && !noDictionary) {
+        if (dictionary == null) {
+          dictionary = new StringDictionary();
+        }
+        rowsSeen += rows;
+        DictionaryVector d = DictionaryVector.encode(s, rows, dictionary, (int) Math.max(DICTIONARY_MIN, rowsSeen / 2));
+        if (d == null) {
+          noDictionary = true; // too many distinct strings: the rest stay Hive's vectors
+        } else {
+          v = d;
+        }
       }
       bytes += DecodedColumnCache.bytes(v, buffers);
+      if (dictionary != null) {
+        bytes += dictionary.bytes() - dictionaryBytes;
+        dictionaryBytes = dictionary.bytes();
+      }
       if (bytes > limit) {
         over = true;
         vectors.clear();
@@ -216,6 +244,9 @@ public final class DecodedColumnCache {
   static long bytes(ColumnVector v, Set<byte[]> seen) {
     if (v instanceof IntegerVector n) {
       return n.bytes();
+    }
+    if (v instanceof DictionaryVector d) {
+      return d.bytes(); // its dictionary is counted as it grows
     }
     long b = 64 + v.isNull.length;
     if (v instanceof LongColumnVector l) {
