@@ -17,7 +17,14 @@ import dev.travertine.vector.IntegerVector;
 import dev.travertine.vector.Vectors;
 import java.util.Arrays;
 import java.util.List;
+import dev.travertine.vector.TypeKind;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.Decimal64ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
 
 /**
  * Filters, projections and hash-join probes applied to each batch, in order: a filter narrows the selection vector
@@ -152,7 +159,19 @@ public final class ComputeStage implements BatchStage {
       return b;
     }
     int n = b.size();
-    if (outTypes == null || outTypes.size() != cols.length || (long) n * 4 >= length) {
+    if (n == 0) {
+      // nothing to read (a RIGHT_SEMI probe's output, a filter that kept nothing): empty vectors of Hive's form
+      ColumnVector[] out = cols.clone();
+      for (int c = 0; c < out.length; c++) {
+        if (out[c] instanceof IntegerVector) {
+          out[c] = new LongColumnVector(1);
+        } else if (out[c] instanceof DictionaryVector) {
+          out[c] = new BytesColumnVector(1);
+        }
+      }
+      return new Batch(out, b.sel(), 0);
+    }
+    if (outTypes == null || outTypes.size() != cols.length || (long) n * 4 >= length || !shaped(cols)) {
       return Vectors.wide(b);
     }
     ColumnVector[] out = new ColumnVector[cols.length];
@@ -162,6 +181,23 @@ public final class ComputeStage implements BatchStage {
       VectorGather.gather(cols[c], t.kind(), b.sel(), n, out[c], 0);
     }
     return new Batch(out, Columns.identity(n), n);
+  }
+
+  /** Whether each vector is of the form its output type is held in (what gathering it assumes). */
+  private boolean shaped(ColumnVector[] cols) {
+    for (int c = 0; c < cols.length; c++) {
+      ColumnVector v = cols[c];
+      TypeKind k = outTypes.get(c).kind();
+      boolean ok = k.isString() ? v instanceof BytesColumnVector || v instanceof DictionaryVector
+          : k.isLongBacked() ? v instanceof LongColumnVector && !(v instanceof Decimal64ColumnVector) || v instanceof IntegerVector
+          : k == TypeKind.DECIMAL ? v instanceof DecimalColumnVector || v instanceof Decimal64ColumnVector
+          : k == TypeKind.TIMESTAMP ? v instanceof TimestampColumnVector
+          : v instanceof DoubleColumnVector;
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private Batch compute(Batch b) {
