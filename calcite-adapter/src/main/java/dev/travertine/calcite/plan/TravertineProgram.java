@@ -25,6 +25,7 @@ import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
+import dev.travertine.calcite.rel.TravertineRules;
 
 /**
  * The planning program: Calcite's standard sequence (sub-queries, decorrelation, field trimming,
@@ -82,6 +83,10 @@ public final class TravertineProgram {
       }
     };
     Program subQuery = Programs.subQuery(md);
+    Program semiJoin = Programs.of(new HepProgramBuilder()
+        .addRuleInstance(TravertineRules.PROJECT_TO_SEMI_JOIN)
+        .addRuleInstance(TravertineRules.JOIN_TO_SEMI_JOIN)
+        .build(), false, md);
     Program decorrelate = Programs.decorrelate();
     Program measure = Programs.measure(md);
     Program trim = Programs.trim();
@@ -106,6 +111,11 @@ public final class TravertineProgram {
       rel = measure.run(planner, rel, traits, materializations, lattices);
       if (rewrites || semiJoins || RelOptUtil.countJoins(rel) >= 2) {
         rel = trim.run(planner, rel, traits, materializations, lattices);
+      }
+      if (rewrites || semiJoins) {
+        // sub-queries' joins with the distinct keys of a list as semi joins, pushed towards the
+        // scans they filter before the join order is chosen
+        rel = SemiJoinPushdown.apply(semiJoin.run(planner, rel, traits, materializations, lattices));
       }
       if (RelOptUtil.countJoins(rel) > 0) {
         rel = OrConditions.apply(rel);

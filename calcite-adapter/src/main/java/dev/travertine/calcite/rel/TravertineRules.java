@@ -103,7 +103,7 @@ public final class TravertineRules {
   }
 
   /** Calcite's PROJECT_TO_SEMI_JOIN, not for an inner join with a whole-input aggregate. */
-  static final RelOptRule PROJECT_TO_SEMI_JOIN = new SemiJoinRule.ProjectToSemiJoinRule(
+  public static final RelOptRule PROJECT_TO_SEMI_JOIN = new SemiJoinRule.ProjectToSemiJoinRule(
       SemiJoinRule.ProjectToSemiJoinRule.ProjectToSemiJoinRuleConfig.DEFAULT) {
     @Override public boolean matches(RelOptRuleCall call) {
       return semiJoinIsSound(call.rel(1), call.rel(3));
@@ -111,7 +111,7 @@ public final class TravertineRules {
   };
 
   /** Calcite's JOIN_TO_SEMI_JOIN, not for an inner join with a whole-input aggregate. */
-  static final RelOptRule JOIN_TO_SEMI_JOIN = new SemiJoinRule.JoinToSemiJoinRule(
+  public static final RelOptRule JOIN_TO_SEMI_JOIN = new SemiJoinRule.JoinToSemiJoinRule(
       SemiJoinRule.JoinToSemiJoinRule.JoinToSemiJoinRuleConfig.DEFAULT) {
     @Override public boolean matches(RelOptRuleCall call) {
       return semiJoinIsSound(call.rel(0), call.rel(2));
