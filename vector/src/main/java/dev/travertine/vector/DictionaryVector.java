@@ -25,6 +25,8 @@ public final class DictionaryVector extends ColumnVector {
   /** The ids; read them, never write them. */
   public final int[] ids;
   private final int length;
+  /** The bytes of the strings of positions 0 .. length - 1 (NULLs none), or -1 when not counted. */
+  private long stringBytes = -1;
 
   DictionaryVector(StringDictionary dictionary, byte[] arena, int[] offsets, int entries, int[] ids, int n,
       boolean noNulls, boolean[] isNull, boolean repeating) {
@@ -52,10 +54,12 @@ public final class DictionaryVector extends ColumnVector {
     byte[][] bufs = v.vector;
     int[] start = v.start;
     int[] len = v.length;
+    long total = 0;
     try {
       for (int i = 0; i < n; i++) {
         if (noNulls || !v.isNull[i]) {
           ids[i] = dict.add(bufs[i], start[i], len[i]);
+          total += len[i];
           if (dict.size() > maxEntries) {
             return null;
           }
@@ -64,7 +68,25 @@ public final class DictionaryVector extends ColumnVector {
     } finally {
       dict.endBatch();
     }
-    return dict.vector(ids, n, noNulls, noNulls ? null : Arrays.copyOf(v.isNull, Math.max(n, 1)), v.isRepeating);
+    DictionaryVector d = dict.vector(ids, n, noNulls, noNulls ? null : Arrays.copyOf(v.isNull, Math.max(n, 1)),
+        v.isRepeating);
+    d.stringBytes = total;
+    return d;
+  }
+
+  /** The bytes of the strings at positions 0 .. n - 1 (NULLs none; a repeating vector's one string n times). */
+  public long stringBytes(int n) {
+    if (isRepeating) {
+      return noNulls || !isNull[0] ? (long) length(ids[0]) * n : 0;
+    }
+    if (n == length && stringBytes >= 0) {
+      return stringBytes;
+    }
+    long sum = 0;
+    for (int i = 0; i < n; i++) {
+      sum += noNulls || !isNull[i] ? length(ids[i]) : 0;
+    }
+    return sum;
   }
 
   /** Positions held: 0 .. length - 1. */

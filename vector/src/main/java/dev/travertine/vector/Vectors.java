@@ -229,12 +229,7 @@ public final class Vectors {
       case DECIMAL -> 16L * n;
       case CHAR, VARCHAR -> {
         if (v instanceof DictionaryVector d) {
-          long sum = 0;
-          int m = d.isRepeating ? 1 : n;
-          for (int i = 0; i < m; i++) {
-            sum += d.noNulls || !d.isNull[i] ? d.length(d.ids[i]) : 0;
-          }
-          yield d.isRepeating ? sum * n : sum;
+          yield d.stringBytes(n);
         }
         BytesColumnVector b = (BytesColumnVector) v;
         if (b.isRepeating) {

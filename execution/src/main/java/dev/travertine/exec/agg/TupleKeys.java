@@ -3,6 +3,7 @@ package dev.travertine.exec.agg;
 import dev.travertine.exec.Columns;
 import dev.travertine.vector.DataType;
 import dev.travertine.vector.DictionaryVector;
+import dev.travertine.vector.StringDictionary;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
@@ -84,7 +85,21 @@ final class TupleKeys extends GroupTable {
     }
   }
 
+  /** Pairs of two dictionaries' entries a {@link #pairs} memo covers at most (its ints: 256 KiB). */
+  private static final int PAIRS_MAX = 1 << 16;
+  private StringDictionary pairsOf0;
+  private StringDictionary pairsOf1;
+  private int pairsStride;
+  /** By {@code entry0 * pairsStride + entry1}: group + 1 of that pair of strings (0 = not seen yet). */
+  private int[] pairs;
+
   @Override public void groupIds(ColumnVector[] keys, int[] sel, int n, int[] gid) {
+    if (width == 2 && keys[0] instanceof DictionaryVector d0 && keys[1] instanceof DictionaryVector d1
+        && d0.noNulls && d1.noNulls && !d0.isRepeating && !d1.isRepeating
+        && (long) d0.entries * Math.max(d1.entries, 16) <= PAIRS_MAX) {
+      dictionaryPairs(d0, d1, sel, n, gid);
+      return;
+    }
     ensureProbe(n);
     long[] ph = probeHash;
     byte[] pn = probeNulls;
@@ -133,6 +148,46 @@ final class TupleKeys extends GroupTable {
     for (int k = 0; k < n; k++) {
       gid[k] = find(finish(ph[k], pn[k]), pn[k], k);
     }
+  }
+
+  /**
+   * Two string keys, both dictionary vectors of few entries (TPC-H Q1's return flag and line
+   * status): the group of a pair of entries is remembered in a flat array, so a row costs two id
+   * loads and an array read; a pair not seen yet goes through the table as any key does.
+   */
+  private void dictionaryPairs(DictionaryVector d0, DictionaryVector d1, int[] sel, int n, int[] gid) {
+    if (pairsOf0 != d0.dictionary || pairsOf1 != d1.dictionary || d1.entries > pairsStride
+        || (long) d0.entries * pairsStride > pairs.length) {
+      pairsOf0 = d0.dictionary;
+      pairsOf1 = d1.dictionary;
+      pairsStride = Math.max(16, Integer.highestOneBit(Math.max(1, d1.entries) - 1) << 1);
+      pairs = new int[Math.max(PAIRS_MAX / pairsStride, d0.entries) * pairsStride];
+    }
+    int[] memo = pairs;
+    int stride = pairsStride;
+    int[] a = d0.ids;
+    int[] b = d1.ids;
+    for (int k = 0; k < n; k++) {
+      int r = sel[k];
+      int e = a[r] * stride + b[r];
+      int g = memo[e] - 1;
+      if (g < 0) {
+        g = pairGroup(d0, d1, a[r], b[r]);
+        memo[e] = g + 1;
+      }
+      gid[k] = g;
+    }
+  }
+
+  /** The group of the strings of entries e0 and e1 of two dictionary vectors' dictionaries, added when new. */
+  private int pairGroup(DictionaryVector d0, DictionaryVector d1, int e0, int e1) {
+    ensureProbe(1);
+    int id0 = strings[0].id(d0, e0);
+    int id1 = strings[1].id(d1, e1);
+    probe[0][0] = id0;
+    probe[1][0] = id1;
+    long h = step(step(SEED, strings[0].hash(id0)), strings[1].hash(id1));
+    return find(finish(h, (byte) 0), (byte) 0, 0);
   }
 
   private static void markNull(byte[] pn, int n, byte bit) {
@@ -292,6 +347,8 @@ final class TupleKeys extends GroupTable {
   }
 
   @Override public void reorder(int[] order) {
+    pairs = null; // its groups are renumbered
+    pairsOf0 = pairsOf1 = null;
     nulls = Gather.bytes(nulls, order, size);
     hashes = Gather.ints(hashes, order, size);
     for (int c = 0; c < width; c++) {

@@ -301,6 +301,38 @@ public class HashAggregatorTest {
     }
   }
 
+  /**
+   * String keys as dictionary vectors (what the decoded-column cache hands out): one key, two keys
+   * (the pairs memo when neither has NULLs), with a string and a long key; the dictionaries grow
+   * from batch to batch and change halfway, as the tasks of several parts do.
+   */
+  @Test void dictionaryStringKeys() {
+    for (double nullRate : new double[] {0.0, 0.15}) {
+      for (int[] keys : new int[][] {{K_STR}, {K_STR, C_CHAR}, {C_CHAR, K_STR}, {K_STR, K_BIG}}) {
+        Random rnd = new Random(41);
+        List<Col> cols = columns(rnd, new int[] {40, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0, 0, 5}, nullRate);
+        List<Generated> batches = batches(rnd, cols, new Shape(1500, 0.0, 0.5), 16);
+        List<Generated> dict = new ArrayList<>();
+        dev.travertine.vector.StringDictionary[] dicts = new dev.travertine.vector.StringDictionary[TYPES.size()];
+        for (int i = 0; i < batches.size(); i++) {
+          Generated g = batches.get(i);
+          ColumnVector[] c = g.batch().cols().clone();
+          for (int col : new int[] {K_STR, C_CHAR}) {
+            if (dicts[col] == null || i == batches.size() / 2) {
+              dicts[col] = new dev.travertine.vector.StringDictionary();
+            }
+            BytesColumnVector v = (BytesColumnVector) c[col];
+            int size = g.batch().size();
+            int len = v.isRepeating ? 1 : size == 0 ? 0 : g.batch().sel()[size - 1] + 1;
+            c[col] = dev.travertine.vector.DictionaryVector.encode(v, len, dicts[col], 1 << 20);
+          }
+          dict.add(new Generated(new Batch(c, g.batch().sel(), g.batch().size()), g.rows()));
+        }
+        checkBatches("dictionary keys " + Arrays.toString(keys) + " nulls " + nullRate, rnd, dict, keys, CALLS);
+      }
+    }
+  }
+
   @Test void charKey() {
     check("CHAR key", 3, new int[] {C_CHAR}, NONE, 0.15, Shape.DEFAULT, 15);
   }
