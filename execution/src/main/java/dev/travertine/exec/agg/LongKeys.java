@@ -54,11 +54,46 @@ final class LongKeys extends GroupTable {
       }
       return g;
     }
+    if (ascending) {
+      if (lastGroup < 0 || v > values[lastGroup]) {
+        lastGroup = newGroup(v);
+        return lastGroup;
+      }
+      if (v == values[lastGroup]) {
+        return lastGroup;
+      }
+      toMap(); // a key below the last: from now on the map
+    }
     int g = map.putIfAbsent(v, size);
     if (g >= 0) {
       return g;
     }
     return newGroup(v);
+  }
+
+  /**
+   * While every key (outside the direct array) came larger than the one before, as a table stored
+   * in the key's order reads (TPC-H's line items by order key), the groups are in key order and no
+   * map is kept: a new key is a new group, the last key's group is the last group. The first key
+   * out of order puts them all in the map.
+   */
+  private boolean ascending = true;
+  /** The group of the largest key so far while {@link #ascending}, or -1. */
+  private int lastGroup = -1;
+
+  private void toMap() {
+    ascending = false;
+    if (map == null) {
+      map = new Long2IntOpenHashMap(Math.max(16, size));
+      map.defaultReturnValue(-1);
+    }
+    for (int g = 0; g < size; g++) {
+      long v = values[g];
+      long i = v - directBase;
+      if (g != nullGroup && !(direct != null && i >= 0 && i < direct.length)) {
+        map.put(v, g);
+      }
+    }
   }
 
   private int newGroup(long v) {
