@@ -112,6 +112,30 @@ abstract class LikePattern {
     int last = to - n;
     long pattern = ONES * (first & 0xff);
     int p = from;
+    if (n >= 2) {
+      // The first two bytes, eight positions at a time: a position is a candidate where both the
+      // byte there equals the needle's first and the next its second (each SWAR zero-byte test
+      // flags every real zero, and maybe a byte above one: candidates are checked, and the lowest
+      // flag is never above a real match). 's' starts many words; "sp" few.
+      long pattern2 = ONES * (x[1] & 0xff);
+      while (p <= last && p + 9 <= to) {
+        long v = (long) LONGS.get(b, p) ^ pattern;
+        long w = (long) LONGS.get(b, p + 1) ^ pattern2;
+        long t = (v - ONES) & ~v & (w - ONES) & ~w & HIGHS;
+        if (t == 0) {
+          p += 8;
+          continue;
+        }
+        int q = p + (Long.numberOfTrailingZeros(t) >>> 3);
+        if (q > last) {
+          return -1;
+        }
+        if (Arrays.equals(b, q + 1, q + n, x, 1, n)) {
+          return q;
+        }
+        p = q + 1;
+      }
+    }
     // Eight bytes at a time: the lowest byte equal to the needle's first (SWAR zero-byte test on
     // v ^ pattern; its lowest flag is always a real match) is the next candidate.
     while (p <= last && p + 8 <= to) {

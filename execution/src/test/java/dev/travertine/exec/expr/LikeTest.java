@@ -84,6 +84,36 @@ class LikeTest {
     }
   }
 
+  /**
+   * The substring search (eight positions at a time on the needle's first two bytes) finds the
+   * first occurrence a plain search finds, on long strings of few letters (many candidates, real
+   * and false), at every start and end within the array.
+   */
+  @Test void substringSearchMatchesAPlainSearch() {
+    Random rnd = new Random(7);
+    byte[] letters = {'s', 'p', 'e', 'c', 'a', (byte) 0xC3, (byte) 0xA9, 0};
+    for (int t = 0; t < 4000; t++) {
+      byte[] b = new byte[rnd.nextInt(80)];
+      for (int i = 0; i < b.length; i++) {
+        b[i] = letters[rnd.nextInt(letters.length)];
+      }
+      byte[] x = new byte[1 + rnd.nextInt(4)];
+      for (int i = 0; i < x.length; i++) {
+        x[i] = letters[rnd.nextInt(letters.length)];
+      }
+      int from = b.length == 0 ? 0 : rnd.nextInt(b.length + 1);
+      int to = from + rnd.nextInt(b.length - from + 1);
+      int want = -1;
+      for (int p = from; p + x.length <= to && want < 0; p++) {
+        if (java.util.Arrays.equals(b, p, p + x.length, x, 0, x.length)) {
+          want = p;
+        }
+      }
+      assertEquals(want, LikePattern.indexOf(b, from, to, x), java.util.Arrays.toString(b) + " " + from + ".." + to
+          + " " + java.util.Arrays.toString(x));
+    }
+  }
+
   @Test void likeExpressionWithNullsRepeatingAndGaps() {
     ColumnVector s = vector(STR, "http://google.com", null, "yandex", "GOOGLE", "google");
     Expr like = call(Op.LIKE, BOOL, col(0, STR), lit("%google%", STR));
