@@ -105,7 +105,8 @@ public final class VectorizedRuntime {
         Predicate narrowing) {
       Predicate f = filter;
       if (narrowing != null) {
-        Predicate n = narrowing.bind(table.definition().schema());
+        // the scan's first stage tests every row with the runtime filters themselves
+        Predicate n = new Predicate.Pruning(narrowing.bind(table.definition().schema()));
         f = f == null ? n : new Predicate.And(List.of(f, n));
       }
       ScanRequest req = ScanRequest.of(settings, scan.projection(), f, limit, scan.ordered(), stages, prewhere,

@@ -1,5 +1,6 @@
 package dev.travertine.exec.join;
 
+import dev.travertine.vector.Int32Vector;
 import dev.travertine.vector.IntegerVector;
 import dev.travertine.vector.Predicate;
 import dev.travertine.vector.Vectors;
@@ -36,8 +37,8 @@ public final class KeyFilter {
   static final double DENSE = 0.5;
   /** A bitmap over the range replaces the Bloom filter up to this many bits per key (twice the Bloom filter's size). */
   static final int BITMAP_BITS_PER_KEY = 32;
-  /** A bitmap over a range of up to this many values is always taken (8 KiB). */
-  static final long SMALL_SPAN = 1 << 16;
+  /** A bitmap over a range of up to this many values is always taken (128 KiB: TPC-H's part keys). */
+  static final long SMALL_SPAN = 1 << 20;
   /** Rows an instance tests before it may judge the filter useless. */
   static final int JUDGE_AFTER = 1 << 16;
 
@@ -305,6 +306,20 @@ public final class KeyFilter {
     boolean noNulls = v.noNulls;
     boolean[] isNull = v.isNull;
     int out = 0;
+    if (v instanceof Int32Vector iv && bits != null) {
+      int[] a = iv.values;
+      long[] b = bits;
+      long lo = min;
+      long last = max - min;
+      for (int k = 0; k < n; k++) {
+        int r = sel[k];
+        long d = a[r] - lo;
+        if ((noNulls || !isNull[r]) && Long.compareUnsigned(d, last) <= 0 && (b[(int) (d >>> 6)] & (1L << d)) != 0) {
+          sel[out++] = r;
+        }
+      }
+      return out;
+    }
     for (int k = 0; k < n; k++) {
       int r = sel[k];
       if ((noNulls || !isNull[r]) && mayContain(v.get(r))) {

@@ -91,7 +91,7 @@ final class PartSource implements TaskSource {
    * a task read from the reader), counted as read, filtered; null when no row is selected.
    */
   private Batch cachedBatch(CachedTask c, ColumnVector[] cols) {
-    if (c.selectsAll() && scan.request.filter() == null) {
+    if (c.selectsAll() && scan.rowFilter() == null) {
       int n = c.size();
       if (n == 0) {
         return null;
@@ -105,8 +105,8 @@ final class PartSource implements TaskSource {
       return null;
     }
     scan.countRead(cols, m);
-    if (scan.request.filter() != null) {
-      m = scan.request.filter().filter(cols, sel, m);
+    if (scan.rowFilter() != null) {
+      m = scan.rowFilter().filter(cols, sel, m);
     }
     return new Batch(cols, sel, m);
   }

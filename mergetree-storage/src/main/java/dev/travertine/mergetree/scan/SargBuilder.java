@@ -27,7 +27,9 @@ final class SargBuilder {
   }
 
   private static void add(SearchArgument.Builder b, Predicate p, TableSchema schema) {
-    if (p instanceof Predicate.And a) {
+    if (p instanceof Predicate.Pruning r) {
+      add(b, r.condition(), schema);
+    } else if (p instanceof Predicate.And a) {
       b.startAnd();
       a.children().forEach(c -> add(b, c, schema));
       b.end();

@@ -48,6 +48,8 @@ public final class TableScanner implements BatchIterator {
   final ScanRequest request;
   final EngineContext ctx;
   private final ScanPlan plan;
+  /** The request's filter without its pruning-only parts ({@link Predicate#forRows}): what rows are tested with. */
+  private final Predicate rowFilter;
   final TableSchema schema;
   final boolean[] include;
   final SearchArgument sarg;
@@ -78,6 +80,7 @@ public final class TableScanner implements BatchIterator {
     this.ctx = ctx;
     this.schema = snapshot.definition().schema();
     Predicate filter = request.filter();
+    this.rowFilter = Predicate.forRows(filter);
     this.plan = ScanPlan.plan(snapshot, filter, request.usePruning());
     this.window = new PrefetchWindow(prefetchLimit(), Math.max(1, request.maxThreads()),
         request.read().maxRequestBytes());
@@ -299,19 +302,24 @@ public final class TableScanner implements BatchIterator {
     return sel;
   }
 
+  /** The request's filter without its pruning-only parts, or null. */
+  Predicate rowFilter() {
+    return rowFilter;
+  }
+
   private Batch filtered(ColumnVector[] cols, int n) {
     return filtered(cols, n, List.of());
   }
 
   /** Applies a part's pending mutations (if any), then the scan's filter. */
   Batch filtered(ColumnVector[] cols, int n, List<CompiledMutation> mutations) {
-    if (mutations.isEmpty() && request.filter() == null) {
+    if (mutations.isEmpty() && rowFilter == null) {
       return new Batch(cols, Batch.identity(n), n);
     }
     int[] sel = new int[n];
     int m = Mutations.selectAll(mutations, cols, n, sel);
-    if (request.filter() != null) {
-      m = request.filter().filter(cols, sel, m);
+    if (rowFilter != null) {
+      m = rowFilter.filter(cols, sel, m);
     }
     return new Batch(cols, sel, m);
   }
@@ -322,7 +330,7 @@ public final class TableScanner implements BatchIterator {
    */
   RowFilter prewhere() {
     RowFilter p = request.prewhere();
-    Predicate pushed = request.filter();
+    Predicate pushed = rowFilter;
     if (p == null || pushed == null) {
       return p;
     }
