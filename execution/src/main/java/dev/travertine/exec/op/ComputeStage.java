@@ -127,7 +127,7 @@ public final class ComputeStage implements BatchStage {
   /**
    * Lets the output keep our narrow integer vectors ({@link dev.travertine.vector.IntegerVector}s,
    * from a scan that hands them out): for a consumer that takes them, as {@link
-   * dev.travertine.exec.agg.HashAggregator} does. Otherwise they are widened at the end.
+   * dev.travertine.exec.agg.HashAggregator} and {@link SortBuffer} do. Otherwise they are widened at the end.
    */
   public ComputeStage narrowOutput() {
     narrowOutput = true;

@@ -326,7 +326,9 @@ public final class FragmentRunner {
     } else if (breaker instanceof Step.Sort s && !s.keys().isEmpty()) {
       List<SortBuffer> partials = Collections.synchronizedList(new ArrayList<>());
       drain(() -> {
-        ComputeStage cs = stage(cols, 0, prefix.size());
+        // the buffer compares and copies our compact vectors as they are (Vectors), and its
+        // output is copied into Hive's form: a top-N reads a few rows of each batch, not all
+        ComputeStage cs = stage(cols, 0, prefix.size()).narrowOutput();
         SortBuffer buf = new SortBuffer(types, s.keys(), s.bound());
         MemoryTracker.Account acct = memory.account();
         partials.add(buf);
