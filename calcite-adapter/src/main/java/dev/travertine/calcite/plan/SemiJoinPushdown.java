@@ -1,16 +1,24 @@
 package dev.travertine.calcite.plan;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.ImmutableBitSet;
 
 /**
@@ -50,9 +58,9 @@ final class SemiJoinPushdown {
     int nx = j.getLeft().getRowType().getFieldCount();
     int nk = agg.getRowType().getFieldCount();
     int[] equal = new int[nk];
-    java.util.Arrays.fill(equal, -1);
-    for (RexNode c : org.apache.calcite.plan.RelOptUtil.conjunctions(j.getCondition())) {
-      if (!(c instanceof org.apache.calcite.rex.RexCall call) || call.getKind() != org.apache.calcite.sql.SqlKind.EQUALS
+    Arrays.fill(equal, -1);
+    for (RexNode c : RelOptUtil.conjunctions(j.getCondition())) {
+      if (!(c instanceof RexCall call) || call.getKind() != SqlKind.EQUALS
           || !(call.getOperands().get(0) instanceof RexInputRef a) || !(call.getOperands().get(1) instanceof RexInputRef b)) {
         return j;
       }
@@ -68,16 +76,16 @@ final class SemiJoinPushdown {
         return j; // a key no equality ties to X: the inner join may repeat X's rows
       }
     }
-    org.apache.calcite.rex.RexBuilder rb = j.getCluster().getRexBuilder();
+    RexBuilder rb = j.getCluster().getRexBuilder();
     LogicalJoin semi = LogicalJoin.create(j.getLeft(), agg, List.of(), j.getCondition(), Set.of(), JoinRelType.SEMI);
-    List<RexNode> fields = new java.util.ArrayList<>();
+    List<RexNode> fields = new ArrayList<>();
     for (int i = 0; i < nx; i++) {
       fields.add(rb.makeInputRef(semi, i));
     }
-    List<org.apache.calcite.rel.type.RelDataTypeField> out = j.getRowType().getFieldList();
+    List<RelDataTypeField> out = j.getRowType().getFieldList();
     for (int k = 0; k < nk; k++) {
       RexNode x = rb.makeInputRef(semi, equal[k]);
-      org.apache.calcite.rel.type.RelDataType t = out.get(nx + k).getType();
+      RelDataType t = out.get(nx + k).getType();
       fields.add(x.getType().equals(t) ? x : rb.makeCast(t, x, true, false));
     }
     return LogicalProject.create(semi, List.of(), fields, j.getRowType().getFieldNames(), Set.of());
@@ -108,7 +116,7 @@ final class SemiJoinPushdown {
         field[i] = -1; // an expression: the condition must not read it
       }
     }
-    ImmutableBitSet read = ImmutableBitSet.of(org.apache.calcite.plan.RelOptUtil.InputFinder.bits(semi.getCondition()));
+    ImmutableBitSet read = ImmutableBitSet.of(RelOptUtil.InputFinder.bits(semi.getCondition()));
     int nx = inner.getLeft().getRowType().getFieldCount();
     boolean anyLeft = false;
     boolean x = true;

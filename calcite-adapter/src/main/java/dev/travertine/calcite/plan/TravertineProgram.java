@@ -1,6 +1,7 @@
 package dev.travertine.calcite.plan;
 
 import dev.travertine.calcite.codegen.GuardedRoot;
+import dev.travertine.calcite.rel.TravertineRules;
 import dev.travertine.calcite.vectorized.VectorizedRel;
 import java.util.List;
 import org.apache.calcite.plan.RelOptLattice;
@@ -25,7 +26,6 @@ import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
-import dev.travertine.calcite.rel.TravertineRules;
 
 /**
  * The planning program: Calcite's standard sequence (sub-queries, decorrelation, field trimming,
