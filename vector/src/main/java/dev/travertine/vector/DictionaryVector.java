@@ -2,7 +2,6 @@ package dev.travertine.vector;
 
 import java.util.Arrays;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
-import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 
 /**
  * Strings as ids into a {@link StringDictionary}: four bytes a row, where Hive's {@link
@@ -14,7 +13,7 @@ import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
  * <p>Read-only, like {@link IntegerVector}, and made the same way: once, when a task's decoded
  * columns fill the decoded-column cache, and handed only to consumers that take them.
  */
-public final class DictionaryVector extends ColumnVector {
+public final class DictionaryVector extends CompactVector {
   /** The dictionary, the key consumers memoize per-entry results by. */
   public final StringDictionary dictionary;
   /** The dictionary's arena and offsets as they were when this vector was made (entries {@code < entries}). */
@@ -24,21 +23,19 @@ public final class DictionaryVector extends ColumnVector {
   public final int entries;
   /** The ids; read them, never write them. */
   public final int[] ids;
-  private final int length;
   /** The bytes of the strings of positions 0 .. length - 1 (NULLs none), or -1 when not counted. */
   private long stringBytes = -1;
 
   DictionaryVector(StringDictionary dictionary, byte[] arena, int[] offsets, int entries, int[] ids, int n,
       boolean noNulls, boolean[] isNull, boolean repeating) {
-    super(Type.BYTES, 0);
+    super(Type.BYTES, n);
     this.dictionary = dictionary;
     this.arena = arena;
     this.offsets = offsets;
     this.entries = entries;
     this.ids = ids;
-    this.length = n;
     this.noNulls = noNulls;
-    this.isNull = noNulls ? IntegerVector.noNulls(Math.max(n, 1)) : isNull;
+    this.isNull = noNulls ? noNulls(Math.max(n, 1)) : isNull;
     this.isRepeating = repeating;
   }
 
@@ -79,7 +76,7 @@ public final class DictionaryVector extends ColumnVector {
     if (isRepeating) {
       return noNulls || !isNull[0] ? (long) length(ids[0]) * n : 0;
     }
-    if (n == length && stringBytes >= 0) {
+    if (n == length() && stringBytes >= 0) {
       return stringBytes;
     }
     long sum = 0;
@@ -87,11 +84,6 @@ public final class DictionaryVector extends ColumnVector {
       sum += noNulls || !isNull[i] ? length(ids[i]) : 0;
     }
     return sum;
-  }
-
-  /** Positions held: 0 .. length - 1. */
-  public int length() {
-    return length;
   }
 
   public int start(int id) {
@@ -103,15 +95,15 @@ public final class DictionaryVector extends ColumnVector {
   }
 
   /** The heap this vector holds, without its dictionary's (ids, and its null flags unless shared). */
-  public long bytes() {
-    return 48L + 4L * length + (noNulls ? 0 : isNull.length);
+  @Override public long bytes() {
+    return 48L + 4L * length() + (noNulls ? 0 : isNull.length);
   }
 
   /** Hive's form: a new {@link BytesColumnVector} referencing the dictionary's bytes, with the same flags. */
-  public BytesColumnVector widen() {
-    int n = Math.max(length, 1);
+  @Override public BytesColumnVector widen() {
+    int n = Math.max(length(), 1);
     BytesColumnVector w = new BytesColumnVector(n);
-    for (int i = 0; i < length; i++) {
+    for (int i = 0; i < length(); i++) {
       if (noNulls || !isNull[i]) {
         int id = ids[i];
         w.vector[i] = arena;
@@ -216,36 +208,6 @@ public final class DictionaryVector extends ColumnVector {
       }
     }
     return c;
-  }
-
-  private UnsupportedOperationException readOnly() {
-    return new UnsupportedOperationException("DictionaryVector is read-only; widen it first");
-  }
-
-  @Override public void flatten(boolean selectedInUse, int[] sel, int size) {
-    throw readOnly();
-  }
-
-  @Override public void setElement(int outputElementNum, int inputElementNum, ColumnVector input) {
-    throw readOnly();
-  }
-
-  @Override public void copySelected(boolean selectedInUse, int[] sel, int size, ColumnVector output) {
-    throw readOnly();
-  }
-
-  @Override public void shallowCopyTo(ColumnVector other) {
-    throw readOnly();
-  }
-
-  @Override public void ensureSize(int size, boolean preserveData) {
-    if (size > length && !isRepeating) {
-      throw readOnly();
-    }
-  }
-
-  @Override public void reset() {
-    throw readOnly();
   }
 
   @Override public void stringifyValue(StringBuilder buffer, int row) {

@@ -17,16 +17,11 @@ import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
  * with {@link Vectors#wide} (a copy). Only consumers that said they take them get them (see
  * docs/design/execution.md, "Narrow vectors").
  */
-public abstract sealed class IntegerVector extends ColumnVector permits Int8Vector, Int16Vector, Int32Vector {
-  private static final boolean[][] NO_NULLS = {new boolean[1024]};
-
-  /** The values' count (positions 0 .. length - 1; 1 when repeating). */
-  private final int length;
+public abstract sealed class IntegerVector extends CompactVector permits Int8Vector, Int16Vector, Int32Vector {
   private final TypeKind kind;
 
   IntegerVector(int length, TypeKind kind) {
-    super(Type.LONG, 0);
-    this.length = length;
+    super(Type.LONG, length);
     this.kind = kind;
   }
 
@@ -55,11 +50,6 @@ public abstract sealed class IntegerVector extends ColumnVector permits Int8Vect
   /** The engine type the values are of. */
   public TypeKind kind() {
     return kind;
-  }
-
-  /** Positions held: 0 .. length - 1. */
-  public int length() {
-    return length;
   }
 
   /** Bytes per value. */
@@ -118,13 +108,13 @@ public abstract sealed class IntegerVector extends ColumnVector permits Int8Vect
   public abstract long get(int i);
 
   /** The heap this vector holds, roughly (values, and its null flags unless shared). */
-  public long bytes() {
-    return 32L + (long) width() * length + (noNulls ? 0 : isNull.length);
+  @Override public long bytes() {
+    return 32L + (long) width() * length() + (noNulls ? 0 : isNull.length);
   }
 
   /** Hive's form: a new {@link LongColumnVector} (a {@link DateColumnVector} for DATE) with the same values and flags. */
-  public LongColumnVector widen() {
-    int n = Math.max(length, 1);
+  @Override public LongColumnVector widen() {
+    int n = Math.max(length(), 1);
     LongColumnVector w = kind == TypeKind.DATE ? new DateColumnVector(n) : new LongColumnVector(n);
     long[] out = w.vector;
     widenInto(out);
@@ -162,50 +152,6 @@ public abstract sealed class IntegerVector extends ColumnVector permits Int8Vect
   }
 
   abstract void widenAt(long[] out, int[] sel, int n);
-
-  /** A shared all-false null-flag array of at least {@code n} entries (never written: vectors are read-only). */
-  static boolean[] noNulls(int n) {
-    boolean[] a = NO_NULLS[0];
-    if (a.length >= n) {
-      return a;
-    }
-    synchronized (NO_NULLS) {
-      if (NO_NULLS[0].length < n) {
-        NO_NULLS[0] = new boolean[Math.max(n, 2 * NO_NULLS[0].length)];
-      }
-      return NO_NULLS[0];
-    }
-  }
-
-  private UnsupportedOperationException readOnly() {
-    return new UnsupportedOperationException(getClass().getSimpleName() + " is read-only; widen it first");
-  }
-
-  @Override public void flatten(boolean selectedInUse, int[] sel, int size) {
-    throw readOnly();
-  }
-
-  @Override public void setElement(int outputElementNum, int inputElementNum, ColumnVector input) {
-    throw readOnly();
-  }
-
-  @Override public void copySelected(boolean selectedInUse, int[] sel, int size, ColumnVector output) {
-    throw readOnly();
-  }
-
-  @Override public void shallowCopyTo(ColumnVector other) {
-    throw readOnly();
-  }
-
-  @Override public void ensureSize(int size, boolean preserveData) {
-    if (size > length && !isRepeating) {
-      throw readOnly();
-    }
-  }
-
-  @Override public void reset() {
-    throw readOnly();
-  }
 
   @Override public void stringifyValue(StringBuilder buffer, int row) {
     int i = isRepeating ? 0 : row;

@@ -35,14 +35,9 @@ public final class Vectors {
     return v instanceof LongColumnVector l ? l.vector[i] : ((IntegerVector) v).get(i);
   }
 
-  /** Hive's form of {@code v}: itself, or a wide copy of an {@link IntegerVector} or a {@link DictionaryVector}. */
+  /** Hive's form of {@code v}: itself, or a wide copy of one of our {@link CompactVector}s. */
   public static ColumnVector wide(ColumnVector v) {
-    return v instanceof IntegerVector n ? n.widen() : v instanceof DictionaryVector d ? d.widen() : v;
-  }
-
-  /** Whether {@code v} is one of our compact vectors ({@link IntegerVector}, {@link DictionaryVector}), not Hive's form. */
-  public static boolean compact(ColumnVector v) {
-    return v instanceof IntegerVector || v instanceof DictionaryVector;
+    return v instanceof CompactVector c ? c.widen() : v;
   }
 
   /** {@code b} with every compact vector in Hive's form (the same batch when it has none). */
@@ -50,7 +45,7 @@ public final class Vectors {
     ColumnVector[] cols = b.cols();
     ColumnVector[] out = null;
     for (int c = 0; c < cols.length; c++) {
-      if (compact(cols[c])) {
+      if (cols[c] instanceof CompactVector) {
         if (out == null) {
           out = cols.clone();
         }

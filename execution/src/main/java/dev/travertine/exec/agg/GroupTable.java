@@ -34,6 +34,14 @@ public abstract sealed class GroupTable permits NoKeys, LongKeys, StringKeys, Tu
   /** Number of groups. */
   public abstract int size();
 
+  /**
+   * Whether {@link #groupIds} takes string keys as {@link dev.travertine.vector.DictionaryVector}s
+   * (looking each entry up once); otherwise they come in Hive's form.
+   */
+  boolean takesDictionaries() {
+    return false;
+  }
+
   /** Sets {@code gid[k]} to the group of row {@code sel[k]}, for k < n, adding new groups. */
   public abstract void groupIds(ColumnVector[] keys, int[] sel, int n, int[] gid);
 

@@ -65,9 +65,7 @@ public final class HashAggregator {
     ColumnVector[] keyCols = new ColumnVector[keys.length];
     for (int i = 0; i < keys.length; i++) {
       ColumnVector k = cols[keys[i]];
-      // StringKeys and TupleKeys look a dictionary vector's strings up once per entry
-      keyCols[i] = k instanceof DictionaryVector && (groups instanceof StringKeys || groups instanceof TupleKeys) ? k
-          : keyWideners[i].wide(k, b.sel(), n);
+      keyCols[i] = k instanceof DictionaryVector && groups.takesDictionaries() ? k : keyWideners[i].wide(k, b.sel(), n);
     }
     int[] sel = b.sel();
     boolean oneGroup = keys.length == 0;

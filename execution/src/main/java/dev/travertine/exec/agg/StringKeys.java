@@ -27,6 +27,10 @@ final class StringKeys extends GroupTable {
     return size;
   }
 
+  @Override boolean takesDictionaries() {
+    return true;
+  }
+
   private int newGroup(int id) {
     if (size == idOfGroup.length) {
       idOfGroup = Arrays.copyOf(idOfGroup, size * 2);

@@ -64,6 +64,10 @@ final class TupleKeys extends GroupTable {
     return size;
   }
 
+  @Override boolean takesDictionaries() {
+    return true;
+  }
+
   private static long step(long h, long v) {
     h = (h + v) * 0x9E3779B97F4A7C15L;
     return h ^ (h >>> 32);

@@ -118,17 +118,18 @@ final class DecimalArithmetic extends VecExpr {
     boolean rep = a.isRepeating && b.isRepeating;
     long limit = type.precision() < ScaledDecimals.DIGITS ? ScaledDecimals.pow10(type.precision())
         : ScaledDecimals.pow10(ScaledDecimals.DIGITS);
-    if (a.noNulls && b.noNulls && !rep) {
+    int ea = op == Op.TIMES ? 0 : s - left.type.scale();
+    int eb = op == Op.TIMES ? 0 : s - right.type.scale();
+    // no NULLs, and no column to bring to the scale row by row: one loop per shape
+    if (a.noNulls && b.noNulls && !rep && (ea == 0 || a.isRepeating) && (eb == 0 || b.isRepeating)) {
       LongColumnVector r = Decimals.newScaled(Vecs.capacity(batch), type);
-      return dense(a, b, s, sel, n, limit, r) ? r : null;
+      return dense(a, b, ea, eb, sel, n, limit, r) ? r : null;
     }
     LongColumnVector r = Decimals.newScaled(Vecs.capacity(batch), type);
     r.isRepeating = rep;
     long[] x = a.vector;
     long[] y = b.vector;
     long[] z = r.vector;
-    int ea = op == Op.TIMES ? 0 : s - left.type.scale();
-    int eb = op == Op.TIMES ? 0 : s - right.type.scale();
     boolean nulls = !a.noNulls || !b.noNulls;
     int m = rep ? 1 : n;
     for (int k = 0; k < m; k++) {
@@ -156,9 +157,10 @@ final class DecimalArithmetic extends VecExpr {
   /**
    * + - * of two operands without NULLs, not both repeating, into {@code r}: one loop per shape
    * without a per-row switch, overflow and the type's range checked together once per batch;
-   * false when some result (or a repeating operand brought to the scale) does not fit.
+   * false when some result (or a repeating operand brought to the scale) does not fit. Only a
+   * repeating operand may need bringing to the scale ({@code ea}, {@code eb}: its power of ten).
    */
-  private boolean dense(LongColumnVector a, LongColumnVector b, int s, int[] sel, int n, long limit,
+  private boolean dense(LongColumnVector a, LongColumnVector b, int ea, int eb, int[] sel, int n, long limit,
       LongColumnVector r) {
     long[] x = a.vector;
     long[] y = b.vector;
@@ -183,22 +185,6 @@ final class DecimalArithmetic extends VecExpr {
         }
       }
       return !bad;
-    }
-    int ea = s - left.type.scale();
-    int eb = s - right.type.scale();
-    if ((ea != 0 && !a.isRepeating) || (eb != 0 && !b.isRepeating)) {
-      // a column brought to the scale row by row: the general loop
-      for (int k = 0; k < n; k++) {
-        int i = sel[k];
-        long u = ScaledDecimals.rescale(x[a.isRepeating ? 0 : i], ea);
-        long v = ScaledDecimals.rescale(y[b.isRepeating ? 0 : i], eb);
-        long w = op == Op.PLUS ? ScaledDecimals.add(u, v) : ScaledDecimals.subtract(u, v);
-        if (w == ScaledDecimals.NO_FIT || w >= limit || w <= -limit) {
-          return false;
-        }
-        z[i] = w;
-      }
-      return true;
     }
     boolean minus = op == Op.MINUS;
     if (a.isRepeating || b.isRepeating) {

@@ -97,12 +97,18 @@ abstract class LikePattern {
     return Arrays.equals(b, s, s + x.length, x, 0, x.length);
   }
 
-  /** First position >= from (and <= to - x.length) where x occurs in b, or -1. */
   private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
       long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
   private static final long ONES = 0x0101010101010101L;
   private static final long HIGHS = 0x8080808080808080L;
 
+  /**
+   * First position >= from (and <= to - x.length) where x occurs in b, or -1. Eight positions at a
+   * time, a candidate is where the byte equals the needle's first and, for a needle of two bytes or
+   * more, the next byte its second: a SWAR zero-byte test on {@code v ^ pattern} flags every real
+   * zero and maybe a byte above one, so candidates are checked, and the lowest flag is never above
+   * a real match. 's' starts many words; "sp" few.
+   */
   static int indexOf(byte[] b, int from, int to, byte[] x) {
     int n = x.length;
     if (n == 0) {
@@ -111,36 +117,17 @@ abstract class LikePattern {
     byte first = x[0];
     int last = to - n;
     long pattern = ONES * (first & 0xff);
+    boolean pair = n >= 2;
+    long pattern2 = pair ? ONES * (x[1] & 0xff) : 0;
+    int reads = pair ? 9 : 8; // bytes a step reads from p
     int p = from;
-    if (n >= 2) {
-      // The first two bytes, eight positions at a time: a position is a candidate where both the
-      // byte there equals the needle's first and the next its second (each SWAR zero-byte test
-      // flags every real zero, and maybe a byte above one: candidates are checked, and the lowest
-      // flag is never above a real match). 's' starts many words; "sp" few.
-      long pattern2 = ONES * (x[1] & 0xff);
-      while (p <= last && p + 9 <= to) {
-        long v = (long) LONGS.get(b, p) ^ pattern;
-        long w = (long) LONGS.get(b, p + 1) ^ pattern2;
-        long t = (v - ONES) & ~v & (w - ONES) & ~w & HIGHS;
-        if (t == 0) {
-          p += 8;
-          continue;
-        }
-        int q = p + (Long.numberOfTrailingZeros(t) >>> 3);
-        if (q > last) {
-          return -1;
-        }
-        if (Arrays.equals(b, q + 1, q + n, x, 1, n)) {
-          return q;
-        }
-        p = q + 1;
-      }
-    }
-    // Eight bytes at a time: the lowest byte equal to the needle's first (SWAR zero-byte test on
-    // v ^ pattern; its lowest flag is always a real match) is the next candidate.
-    while (p <= last && p + 8 <= to) {
+    while (p <= last && p + reads <= to) {
       long v = (long) LONGS.get(b, p) ^ pattern;
       long t = (v - ONES) & ~v & HIGHS;
+      if (pair) {
+        long w = (long) LONGS.get(b, p + 1) ^ pattern2;
+        t &= (w - ONES) & ~w;
+      }
       if (t == 0) {
         p += 8;
         continue;

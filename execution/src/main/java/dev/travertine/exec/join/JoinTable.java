@@ -26,7 +26,7 @@ public final class JoinTable {
   private final TypeKind[] keyKinds;
   /** For one long-backed key: its values, else null. */
   private final long[] longKey;
-  /** For several keys, all long-backed: their values, else null. */
+  /** For two keys, both long-backed: their values, else null. */
   private final long[][] longKeys;
   private final int[] heads;
   private final int[] next;
@@ -43,18 +43,8 @@ public final class JoinTable {
     this.keyKinds = JoinKeys.kinds(types, keys);
     this.longKey = keys.length == 1 && keyKinds[0].isLongBacked() && rows > 0
         ? ((LongColumnVector) cols[keys[0]]).vector : null;
-    boolean allLong = keys.length > 1 && rows > 0;
-    for (TypeKind k : keyKinds) {
-      allLong &= k.isLongBacked();
-    }
-    if (allLong) {
-      this.longKeys = new long[keys.length][];
-      for (int c = 0; c < keys.length; c++) {
-        longKeys[c] = ((LongColumnVector) cols[keys[c]]).vector;
-      }
-    } else {
-      this.longKeys = null;
-    }
+    this.longKeys = keys.length == 2 && keyKinds[0].isLongBacked() && keyKinds[1].isLongBacked() && rows > 0
+        ? new long[][] {((LongColumnVector) cols[keys[0]]).vector, ((LongColumnVector) cols[keys[1]]).vector} : null;
     int cap = Integer.highestOneBit(Math.max(16, rows * 2 - 1)) << 1;
     this.heads = new int[cap];
     this.mask = cap - 1;
@@ -276,7 +266,7 @@ public final class JoinTable {
       }
       return -1;
     }
-    if (longKeys != null && longKeys.length == 2) {
+    if (longKeys != null) {
       ColumnVector v0 = probeKeys[0];
       ColumnVector v1 = probeKeys[1];
       long x0 = ((LongColumnVector) v0).vector[v0.isRepeating ? 0 : p];

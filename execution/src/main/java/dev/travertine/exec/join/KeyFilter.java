@@ -1,9 +1,9 @@
 package dev.travertine.exec.join;
 
+import dev.travertine.vector.DictionaryVector;
 import dev.travertine.vector.Int32Vector;
 import dev.travertine.vector.IntegerVector;
 import dev.travertine.vector.Predicate;
-import dev.travertine.vector.Vectors;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -118,8 +118,11 @@ public final class KeyFilter {
       return new KeyFilter(true, 0, -1, null, null, hashed);
     }
     double span = (double) hi - (double) lo + 1;
+    // Without unique keys the row count overstates the distinct keys: judge density only for unique ones.
+    boolean dense = unique && count >= DENSE * span;
     long[] bitmap = null;
-    if (span <= Math.max(SMALL_SPAN, (double) BITMAP_BITS_PER_KEY * Math.min(count, BLOOM_MAX_KEYS))) {
+    if ((distinct != null || !dense)
+        && span <= Math.max(SMALL_SPAN, (double) BITMAP_BITS_PER_KEY * Math.min(count, BLOOM_MAX_KEYS))) {
       bitmap = new long[(int) (((long) span + 63) >>> 6)];
       for (int r = 0; r < rows; r++) {
         int i = rep ? 0 : r;
@@ -134,8 +137,7 @@ public final class KeyFilter {
       Arrays.sort(e);
       return new KeyFilter(false, lo, hi, e, null, bitmap, hashed);
     }
-    // Without unique keys the row count overstates the distinct keys: judge density only for unique ones.
-    if ((unique && count >= DENSE * span) || (bitmap == null && count > BLOOM_MAX_KEYS)) {
+    if (dense || (bitmap == null && count > BLOOM_MAX_KEYS)) {
       return new KeyFilter(false, lo, hi, null, null, hashed);
     }
     if (bitmap != null) {
@@ -227,8 +229,12 @@ public final class KeyFilter {
     if (empty) {
       return 0;
     }
+    if (hashed && v instanceof DictionaryVector d) {
+      // a dictionary column: each string's hash tested once per entry the rows use
+      return d.select((b, st, len) -> mayContain(JoinKeys.bytesHash(b, st, len)), sel, n, sel);
+    }
     if (hashed) {
-      BytesColumnVector bv = (BytesColumnVector) Vectors.wide(v);
+      BytesColumnVector bv = (BytesColumnVector) v;
       boolean noNulls = bv.noNulls;
       if (bv.isRepeating) {
         return (noNulls || !bv.isNull[0]) && mayContain(JoinKeys.bytesHash(bv.vector[0], bv.start[0], bv.length[0]))

@@ -11,13 +11,14 @@ import dev.travertine.exec.join.KeyFilter;
 import dev.travertine.exec.join.VectorGather;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.BatchStage;
+import dev.travertine.vector.CompactVector;
 import dev.travertine.vector.DataType;
 import dev.travertine.vector.DictionaryVector;
 import dev.travertine.vector.IntegerVector;
+import dev.travertine.vector.TypeKind;
 import dev.travertine.vector.Vectors;
 import java.util.Arrays;
 import java.util.List;
-import dev.travertine.vector.TypeKind;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.Decimal64ColumnVector;
@@ -121,12 +122,12 @@ public final class ComputeStage implements BatchStage {
   /** The output's field types, or null when not given. */
   private final List<DataType> outTypes;
 
-  /** Whether {@link #apply}'s output may hold our narrow integer vectors (its consumer takes them). */
+  /** Whether {@link #apply}'s output may hold our compact vectors (its consumer takes them). */
   private boolean narrowOutput;
 
   /**
-   * Lets the output keep our narrow integer vectors ({@link dev.travertine.vector.IntegerVector}s,
-   * from a scan that hands them out): for a consumer that takes them, as {@link
+   * Lets the output keep our compact vectors ({@link CompactVector}s: integers at their width,
+   * dictionary strings, from a scan that hands them out): for a consumer that takes them, as {@link
    * dev.travertine.exec.agg.HashAggregator} and {@link SortBuffer} do. Otherwise they are widened at the end.
    */
   public ComputeStage narrowOutput() {
@@ -149,10 +150,8 @@ public final class ComputeStage implements BatchStage {
     ColumnVector[] cols = b.cols();
     int length = -1;
     for (ColumnVector v : cols) {
-      if (v instanceof IntegerVector iv) {
-        length = Math.max(length, iv.length());
-      } else if (v instanceof DictionaryVector dv) {
-        length = Math.max(length, dv.length());
+      if (v instanceof CompactVector c) {
+        length = Math.max(length, c.length());
       }
     }
     if (length < 0) {
@@ -248,7 +247,7 @@ public final class ComputeStage implements BatchStage {
     ColumnVector[] cols = b.cols();
     ColumnVector[] out = null;
     for (int k : keys) {
-      if (Vectors.compact(cols[k])) {
+      if (cols[k] instanceof CompactVector) {
         if (out == null) {
           out = cols.clone();
         }

@@ -266,10 +266,8 @@ public final class SortBuffer {
         for (int k = 0; k < b.size(); k++) {
           bytes += 16 + s.length[b.sel()[k]];
         }
-      } else if (v instanceof dev.travertine.vector.DictionaryVector d) {
-        bytes += 4L * d.length(); // the ids; the dictionary is the cache's
-      } else if (v instanceof dev.travertine.vector.IntegerVector iv) {
-        bytes += iv.bytes();
+      } else if (v instanceof dev.travertine.vector.CompactVector c) {
+        bytes += c.bytes(); // a dictionary vector's dictionary is the cache's
       } else {
         bytes += 9L * (v.isRepeating ? 1 : v.isNull.length);
       }

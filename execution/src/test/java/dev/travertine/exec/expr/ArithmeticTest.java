@@ -117,7 +117,9 @@ class ArithmeticTest {
     Expr[] exprs = {call(Op.PLUS, sum, col(0, d152), col(1, d32)), call(Op.MINUS, sum, col(0, d152), col(1, d32)),
         call(Op.TIMES, prod, col(0, d152), col(1, d32)), call(Op.MINUS, DataType.decimal(4, 2), lit(one, DataType.decimal(1, 0)), col(1, d32)),
         call(Op.MINUS, sum, col(0, d152), lit(one, DataType.decimal(1, 0))),
-        call(Op.TIMES, prod, lit(new BigDecimal("-2.50"), d32), col(0, d152))};
+        call(Op.TIMES, prod, lit(new BigDecimal("-2.50"), d32), col(0, d152)),
+        // both columns brought to a larger scale row by row (the general loop)
+        call(Op.PLUS, DataType.decimal(18, 3), col(0, d152), col(1, d32))};
     for (int e = 0; e < exprs.length; e++) {
       java.util.List<Object> got = strip(eval(exprs[e], all(a, b)));
       for (int i = 0; i < n; i++) {
@@ -129,7 +131,8 @@ class ArithmeticTest {
           case 2 -> x.multiply(y);
           case 3 -> one.subtract(y);
           case 4 -> x.subtract(one);
-          default -> new BigDecimal("-2.50").multiply(x);
+          case 5 -> new BigDecimal("-2.50").multiply(x);
+          default -> x.add(y);
         };
         assertEquals(strip(list(want)).get(0), got.get(i), "expression " + e + ", row " + i);
       }

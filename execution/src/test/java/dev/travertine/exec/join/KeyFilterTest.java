@@ -1,5 +1,6 @@
 package dev.travertine.exec.join;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -228,6 +229,12 @@ class KeyFilterTest {
       probe[2 * n] = null;
       int[] sel = Columns.identity(probe.length);
       int kept = f.filter(strings(probe), sel, probe.length);
+      // the same strings as dictionary ids (from the decoded-column cache): the same rows pass
+      int[] dictSel = Columns.identity(probe.length);
+      var dict = dev.travertine.vector.DictionaryVector.encode(strings(probe), probe.length,
+          new dev.travertine.vector.StringDictionary(), probe.length);
+      assertEquals(kept, f.filter(dict, dictSel, probe.length));
+      assertArrayEquals(java.util.Arrays.copyOf(sel, kept), java.util.Arrays.copyOf(dictSel, kept));
       Set<Integer> passed = new HashSet<>();
       for (int k = 0; k < kept; k++) {
         passed.add(sel[k]);

@@ -3,6 +3,7 @@ package dev.travertine.mergetree.scan;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.travertine.mergetree.EngineEvents;
+import dev.travertine.vector.CompactVector;
 import dev.travertine.vector.DictionaryVector;
 import dev.travertine.vector.IntegerVector;
 import dev.travertine.vector.StringDictionary;
@@ -242,11 +243,8 @@ public final class DecodedColumnCache {
    * does not hold yet).
    */
   static long bytes(ColumnVector v, Set<byte[]> seen) {
-    if (v instanceof IntegerVector n) {
-      return n.bytes();
-    }
-    if (v instanceof DictionaryVector d) {
-      return d.bytes(); // its dictionary is counted as it grows
+    if (v instanceof CompactVector c) {
+      return c.bytes(); // a dictionary vector's dictionary is counted as it grows (Builder)
     }
     long b = 64 + v.isNull.length;
     if (v instanceof LongColumnVector l) {
