@@ -9,6 +9,7 @@ import dev.travertine.mergetree.part.PartWriter;
 import dev.travertine.mergetree.part.StringCardinality;
 import dev.travertine.mergetree.part.ValueCodec;
 import dev.travertine.mergetree.schema.Column;
+import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.mergetree.schema.PartitionExpression;
 import dev.travertine.mergetree.schema.TableDefinition;
 import dev.travertine.mergetree.schema.TableSchema;
@@ -112,12 +113,13 @@ final class TablePartWriter {
       }
     }
     TableSettings ts = def.tableSettings();
+    int writtenFormat = OrcTypes.CURRENT_FORMAT;
     PartInfo tmpInfo = new PartInfo(name, partitionId, minBlock, maxBlock, level, dataVersion, 0, 0, "", 0, 0, null,
-        null, null);
+        null, null, writtenFormat);
     PartWriter.Written w;
     try (PartWriter writer = new PartWriter(t.io, tmpInfo.path(), def.schema(), ts.indexGranularity(),
         OrcSupport.compression(ts.get(Settings.COMPRESSION)), OrcSupport.compressionBufferSize(expectedRows),
-        direct)) {
+        direct, writtenFormat)) {
       if (background) {
         writer.cancelWhen(() -> t.backgroundCancelled);
       }
@@ -132,7 +134,7 @@ final class TablePartWriter {
           Arrays.asList(ValueCodec.encode(sum[0]), ValueCodec.encode(sum[1]), sum[2].toString()));
     }
     PartInfo info = new PartInfo(name, partitionId, minBlock, maxBlock, level, dataVersion, w.rows(), w.bytes(),
-        w.checksum(), t.ctx.clock().millis(), w.index().granules(), stats, null, schema.orcSchema().toString());
+        w.checksum(), t.ctx.clock().millis(), w.index().granules(), stats, null, schema.orcSchema().toString(), writtenFormat);
     t.ctx.events().add(EngineEvents.PARTS_WRITTEN, 1);
     t.ctx.events().add(EngineEvents.BYTES_WRITTEN, w.bytes());
     return new PartRef(info, t.io, t.fs, w.index(), t.oldParts);

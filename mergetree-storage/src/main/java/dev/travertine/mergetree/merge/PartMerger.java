@@ -38,7 +38,7 @@ public final class PartMerger {
     Cursor(int order, PartRef part, TableDefinition def, List<CompiledMutation> mutations) throws IOException {
       this.order = order;
       this.rows = PartReader.open(part, def.schema(), null, null, null, 0, -1);
-      this.batch = def.schema().orcSchema().createRowBatch(1024);
+      this.batch = def.schema().orcSchema().createRowBatch(org.apache.orc.TypeDescription.RowBatchVersion.USE_DECIMAL64, 1024);
       this.mutations = mutations;
     }
 

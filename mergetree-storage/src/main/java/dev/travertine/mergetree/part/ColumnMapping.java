@@ -15,7 +15,9 @@ import org.apache.orc.TypeDescription;
  * AlterConversions): by storage name, as ORC's schema evolution matches them when the part is
  * read. A column may be in the file with its type ({@link #file} ≥ 0, {@link #sameType}), in the
  * file with an older type (read converted; statistics unusable), or missing (added later: every
- * row holds the column's default).
+ * row holds the column's default). Types compare in their logical form ({@link OrcTypes#of}); a
+ * DECIMAL the file stores as scaled longs ({@link #scaled}) is read as the file's {@code bigint}
+ * and, where its type changed since, converted by {@link ScaledDecimalReads}.
  */
 public final class ColumnMapping {
   private final TableSchema schema;
@@ -25,6 +27,9 @@ public final class ColumnMapping {
   private final boolean identical;
   private final List<String> fileNames;
   private final TypeKind[] fileKinds;
+  private final boolean[] fileScaled;
+  private final TypeDescription fileSchema;
+  private TypeDescription readerSchema;
 
   ColumnMapping(TableSchema schema, TypeDescription fileSchema) {
     this.schema = schema;
@@ -35,9 +40,12 @@ public final class ColumnMapping {
     List<String> names = fileSchema.getFieldNames();
     List<TypeDescription> types = fileSchema.getChildren();
     this.fileNames = names;
+    this.fileSchema = fileSchema;
     this.fileKinds = new TypeKind[types.size()];
+    this.fileScaled = new boolean[types.size()];
     for (int f = 0; f < types.size(); f++) {
       fileKinds[f] = OrcTypes.fromOrc(types.get(f)).kind();
+      fileScaled[f] = OrcTypes.isScaled(types.get(f));
     }
     boolean same = names.size() == n;
     for (int c = 0; c < n; c++) {
@@ -64,6 +72,48 @@ public final class ColumnMapping {
   /** Whether the file has exactly the schema's columns and types, in order (no conversion at all). */
   public boolean identical() {
     return identical;
+  }
+
+  /** Whether the file stores column {@code c} as scaled longs (a DECIMAL of up to 18 digits then). */
+  public boolean scaled(int c) {
+    return file[c] >= 0 && fileScaled[file[c]];
+  }
+
+  /** Whether column {@code c} is in the file with the table's type (logical types compared). */
+  public boolean sameType(int c) {
+    return file[c] >= 0 && sameType[c];
+  }
+
+  /** The file's logical type of the field holding column {@code c} (the column must be in the file). */
+  public TypeDescription fileType(int c) {
+    return fileSchema.getChildren().get(file[c]);
+  }
+
+  /**
+   * The schema to hand ORC's reader for this part: the table's, with every column the file stores
+   * as scaled longs read as the {@code bigint} it is (ORC's schema evolution would otherwise
+   * convert that integer as if it were the value).
+   */
+  public TypeDescription readerSchema() {
+    TypeDescription r = readerSchema;
+    if (r == null) {
+      TypeDescription logical = schema.orcSchema();
+      boolean any = false;
+      for (int c = 0; c < schema.size(); c++) {
+        any |= scaled(c);
+      }
+      if (any) {
+        r = TypeDescription.createStruct();
+        List<String> names = logical.getFieldNames();
+        for (int c = 0; c < schema.size(); c++) {
+          r.addField(names.get(c), scaled(c) ? TypeDescription.createLong() : logical.getChildren().get(c));
+        }
+      } else {
+        r = logical;
+      }
+      readerSchema = r;
+    }
+    return r;
   }
 
   /** Whether the file lacks column {@code c} (added after the part was written). */

@@ -9,7 +9,8 @@ import java.util.Map;
  * The metadata record of one immutable part, as committed in the table's metadata log:
  * ClickHouse's part name {@code <partition>_<minBlock>_<maxBlock>_<level>[_<dataVersion>]},
  * row count, size, CRC32 of the file, its file (see {@link #path()}), and per-column {min, max, nullCount} (text, see
- * {@link ValueCodec}) for pruning without opening the file.
+ * {@link ValueCodec}) for pruning without opening the file, the file's logical ORC schema, and the
+ * part format its file is written in ({@code dev.travertine.mergetree.schema.OrcTypes}: 1 or 2).
  */
 public record PartInfo(
     String name,
@@ -25,7 +26,8 @@ public record PartInfo(
     int granules,
     Map<String, List<String>> columnStats,
     String file,
-    String fileSchema) {
+    String fileSchema,
+    int format) {
 
   @JsonCreator
   public PartInfo(@JsonProperty("name") String name, @JsonProperty("partitionId") String partitionId,
@@ -35,7 +37,8 @@ public record PartInfo(
       @JsonProperty("checksum") String checksum, @JsonProperty("modificationTime") long modificationTime,
       @JsonProperty("granules") int granules,
       @JsonProperty("columnStats") Map<String, List<String>> columnStats,
-      @JsonProperty("file") String file, @JsonProperty("fileSchema") String fileSchema) {
+      @JsonProperty("file") String file, @JsonProperty("fileSchema") String fileSchema,
+      @JsonProperty("format") int format) {
     this.name = name;
     this.partitionId = partitionId;
     this.minBlock = minBlock;
@@ -50,6 +53,7 @@ public record PartInfo(
     this.columnStats = columnStats == null ? Map.of() : columnStats;
     this.file = file == null ? "parts/" + name + ".orc" : file;
     this.fileSchema = fileSchema;
+    this.format = format <= 0 ? 1 : format; // records from before formats were numbered: 1
   }
 
   /**
@@ -67,7 +71,7 @@ public record PartInfo(
   public PartInfo withDataVersion(long newVersion) {
     return new PartInfo(partName(partitionId, minBlock, maxBlock, level, newVersion), partitionId, minBlock,
         maxBlock, level, newVersion, rows, bytesOnDisk, checksum, modificationTime, granules, columnStats, file,
-        fileSchema);
+        fileSchema, format);
   }
 
   /**

@@ -6,11 +6,14 @@ import dev.travertine.vector.RowFilter;
 import dev.travertine.vector.TypeKind;
 import dev.travertine.vector.Vectors;
 import java.io.IOException;
+import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.Decimal64ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
 import org.apache.hadoop.hive.ql.io.sarg.SearchArgument;
 import org.apache.orc.Reader;
 import org.apache.orc.RecordReader;
+import org.apache.orc.TypeDescription;
 
 /**
  * Reads a part's rows in the table's current schema: ORC's schema evolution matches file
@@ -26,12 +29,28 @@ public final class PartReader implements AutoCloseable {
   /** Rows the row filter examined (every row decoded, passing or not); 0 without a filter. */
   private final long[] filtered;
 
+  /** Table columns read that the file stores as scaled longs (empty for most parts). */
+  private final int[] scaledColumns;
+
+  /** Per table column, the vector ORC fills for a scaled column read through a conversion (lazily). */
+  private final Decimal64ColumnVector[] scratch;
+
   private PartReader(Reader reader, RecordReader rows, ColumnMapping mapping, boolean[] include, long[] filtered) {
     this.reader = reader;
     this.rows = rows;
     this.mapping = mapping;
     this.include = include;
     this.filtered = filtered;
+    int n = mapping.schema().size();
+    int[] scaled = new int[n];
+    int k = 0;
+    for (int c = 0; c < n; c++) {
+      if (mapping.scaled(c) && (include == null || include[c + 1])) {
+        scaled[k++] = c;
+      }
+    }
+    this.scaledColumns = java.util.Arrays.copyOf(scaled, k);
+    this.scratch = k == 0 ? null : new Decimal64ColumnVector[n];
   }
 
   /**
@@ -82,7 +101,7 @@ public final class PartReader implements AutoCloseable {
     ColumnMapping mapping = part.mapping(schema);
     Reader reader = part.openReader();
     try {
-      Reader.Options o = reader.options().schema(schema.orcSchema()).useSelected(false);
+      Reader.Options o = reader.options().schema(mapping.readerSchema()).useSelected(false);
       if (include != null) {
         o.include(include);
       }
@@ -143,9 +162,65 @@ public final class PartReader implements AutoCloseable {
 
   /** Reads the next batch; false at the end. */
   public boolean next(VectorizedRowBatch batch) throws IOException {
+    if (scaledColumns.length > 0) {
+      return nextConverting(batch);
+    }
     if (!rows.nextBatch(batch) || batch.size == 0) {
       return false;
     }
+    return afterRead(batch);
+  }
+
+  /**
+   * Reads a batch of a part with scaled DECIMAL columns: ORC fills a scaled vector of the table's
+   * scale in place; a vector of another form or type gets the file's values through a scratch
+   * vector and {@link ScaledDecimalReads}.
+   */
+  private boolean nextConverting(VectorizedRowBatch batch) throws IOException {
+    ColumnVector[] given = null;
+    for (int c : scaledColumns) {
+      if (readsInPlace(c, batch.cols[c])) {
+        continue; // ORC's integer reader fills it as it is
+      }
+      if (given == null) {
+        given = batch.cols.clone();
+      }
+      Decimal64ColumnVector s = scratch[c];
+      if (s == null || s.vector.length < batch.getMaxSize()) {
+        s = ScaledDecimalReads.scratch(batch.getMaxSize(), mapping.fileType(c));
+        scratch[c] = s;
+      }
+      batch.cols[c] = s;
+    }
+    boolean read;
+    try {
+      read = rows.nextBatch(batch) && batch.size > 0;
+    } finally {
+      if (given != null) {
+        System.arraycopy(given, 0, batch.cols, 0, given.length);
+      }
+    }
+    if (!read) {
+      return false;
+    }
+    if (given != null) {
+      int rowsRead = !batch.selectedInUse ? batch.size : batch.selected[batch.size - 1] + 1;
+      List<TypeDescription> types = mapping.schema().orcSchema().getChildren();
+      for (int c : scaledColumns) {
+        if (!readsInPlace(c, given[c])) {
+          ScaledDecimalReads.convert(scratch[c], rowsRead, given[c], types.get(c));
+        }
+      }
+    }
+    return afterRead(batch);
+  }
+
+  /** Whether ORC's reader fills {@code v} with scaled column {@code c}'s values as they are. */
+  private boolean readsInPlace(int c, ColumnVector v) {
+    return mapping.sameType(c) && v instanceof Decimal64ColumnVector d && d.scale == mapping.fileType(c).getScale();
+  }
+
+  private boolean afterRead(VectorizedRowBatch batch) {
     OrcTimestamps.afterRead(batch.cols, batch.size);
     if (!mapping.identical()) {
       TableSchema schema = mapping.schema();

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
+import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.mergetree.schema.TableSchema;
 import java.util.List;
 import org.apache.orc.Reader;
@@ -136,12 +137,15 @@ public final class PartRef {
     return s;
   }
 
-  /** The file's ORC schema (from the metadata record, or the file's footer for older parts). */
+  /**
+   * The file's logical ORC schema (from the metadata record, or the file's footer for older
+   * parts): DECIMAL fields stored as scaled longs carry {@link OrcTypes#SCALED_ATTRIBUTE}.
+   */
   public TypeDescription fileSchema() {
     TypeDescription t = file.fileSchema;
     if (t == null) {
       if (info.fileSchema() != null) {
-        t = TypeDescription.fromString(info.fileSchema());
+        t = OrcTypes.parseLogical(info.fileSchema(), info.format());
         file.fileSchema = t;
       } else {
         loadFooter();
@@ -178,7 +182,7 @@ public final class PartRef {
                 r.getMetadataValue(OrcSupport.DIRECT_STRINGS_KEY)).toString().split(","))
             : java.util.Set.of();
         if (file.fileSchema == null) {
-          file.fileSchema = r.getSchema();
+          file.fileSchema = OrcTypes.logical(r.getSchema());
         }
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read part " + info.name() + ": " + e.getMessage(), e);

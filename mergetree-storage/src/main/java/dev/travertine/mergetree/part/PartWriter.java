@@ -4,7 +4,10 @@ import dev.travertine.io.FileIO;
 import dev.travertine.io.OutputFile;
 import dev.travertine.mergetree.block.Block;
 import dev.travertine.mergetree.block.OrcBatches;
+import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.mergetree.schema.TableSchema;
+import dev.travertine.vector.DataType;
+import dev.travertine.vector.Decimals;
 import dev.travertine.vector.TypeKind;
 import dev.travertine.vector.Vectors;
 import java.io.IOException;
@@ -14,11 +17,14 @@ import java.util.List;
 import java.util.zip.CRC32;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.Decimal64ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
 import org.apache.orc.CompressionKind;
 import org.apache.orc.OrcFile;
+import org.apache.orc.TypeDescription;
 import org.apache.orc.Writer;
 import org.apache.orc.impl.PhysicalFsWriter;
 import org.apache.orc.impl.writer.WriterEncryptionVariant;
@@ -44,6 +50,10 @@ public final class PartWriter implements AutoCloseable {
   private long rowsWritten;
   private boolean done;
   private final String directStrings;
+  private final int format;
+
+  /** Per column, the scale of a DECIMAL the file stores as scaled longs; -1 for other columns. */
+  private final int[] scaledScale;
 
   /** Granules per stripe for a granularity: stripes hold exactly this many granules (but the last). */
   public static int granulesPerStripe(int granularity) {
@@ -63,6 +73,21 @@ public final class PartWriter implements AutoCloseable {
    */
   public PartWriter(FileIO io, String path, TableSchema schema, int granularity, CompressionKind compression,
       int compressionBufferSize, java.util.Set<String> directStrings) throws IOException {
+    this(io, path, schema, granularity, compression, compressionBufferSize, directStrings, OrcTypes.CURRENT_FORMAT);
+  }
+
+  /**
+   * As above, the file in part format {@code format} ({@link OrcTypes#FORMAT_ORC_TYPES} or
+   * {@link OrcTypes#FORMAT_SCALED_DECIMALS}; the part's metadata records the same).
+   */
+  public PartWriter(FileIO io, String path, TableSchema schema, int granularity, CompressionKind compression,
+      int compressionBufferSize, java.util.Set<String> directStrings, int format) throws IOException {
+    this.format = format;
+    this.scaledScale = new int[schema.size()];
+    for (int c = 0; c < schema.size(); c++) {
+      DataType t = schema.column(c).type();
+      scaledScale[c] = t.kind() == TypeKind.DECIMAL && OrcTypes.storesScaled(format, t.precision()) ? t.scale() : -1;
+    }
     this.directStrings = String.join(",", new java.util.TreeSet<>(directStrings));
     this.schema = schema;
     this.kinds = new TypeKind[schema.size()];
@@ -89,7 +114,7 @@ public final class PartWriter implements AutoCloseable {
     };
     try {
       OrcFile.WriterOptions opts = OrcFile.writerOptions(OrcSupport.conf())
-          .setSchema(schema.orcSchema())
+          .setSchema(schema.storedSchema(format))
           .rowIndexStride(granularity)
           .compress(compression)
           .bufferSize(compressionBufferSize)
@@ -114,7 +139,8 @@ public final class PartWriter implements AutoCloseable {
     } else {
       size = granularity;
     }
-    this.batch = OrcBatches.newBatch(schema.orcSchema(), size);
+    this.batch = OrcBatches.newBatch(schema.orcSchema(), size, format >= OrcTypes.FORMAT_SCALED_DECIMALS
+        ? TypeDescription.RowBatchVersion.USE_DECIMAL64 : TypeDescription.RowBatchVersion.ORIGINAL);
   }
 
   /** Appends one row copied from vectors laid out like the table schema. */
@@ -138,7 +164,7 @@ public final class PartWriter implements AutoCloseable {
       // Rows already in order: hand the block's chunks to ORC as they are, no copy.
       for (VectorizedRowBatch chunk : block.chunks()) {
         index.add(chunk);
-        writer.addRowBatch(OrcTimestamps.forWriter(chunk));
+        writer.addRowBatch(forWriter(chunk));
         rowsWritten += chunk.size;
         if (chunk.size == Block.CHUNK && rowsWritten % stripeRows == 0) {
           writer.writeIntermediateFooter();
@@ -216,6 +242,53 @@ public final class PartWriter implements AutoCloseable {
     }
   }
 
+  /** The part format the file is written in. */
+  public int format() {
+    return format;
+  }
+
+  /**
+   * The batch to hand ORC's writer: timestamps in their stored form ({@link OrcTimestamps}), and
+   * the DECIMAL columns the file stores as scaled longs as {@code Decimal64ColumnVector}s of the
+   * column's scale (a batch of Hive decimal objects, as loads and inserts make, is converted into a
+   * copy; {@code batch} is left as it is).
+   */
+  private VectorizedRowBatch forWriter(VectorizedRowBatch batch) {
+    VectorizedRowBatch out = OrcTimestamps.forWriter(batch);
+    for (int c = 0; c < scaledScale.length; c++) {
+      if (scaledScale[c] < 0 || out.cols[c] instanceof Decimal64ColumnVector d && d.scale == scaledScale[c]) {
+        continue;
+      }
+      if (out == batch) {
+        out = new VectorizedRowBatch(batch.cols.length, batch.size);
+        out.size = batch.size;
+        out.cols = batch.cols.clone();
+      }
+      out.cols[c] = scaled(batch.cols[c], batch.size, schema.column(c).type());
+    }
+    return out;
+  }
+
+  private static Decimal64ColumnVector scaled(ColumnVector v, int size, DataType type) {
+    Decimal64ColumnVector d = Decimals.newScaled(Math.max(size, 1), type);
+    d.isRepeating = v.isRepeating;
+    d.noNulls = v.noNulls;
+    int n = v.isRepeating ? Math.min(size, 1) : size;
+    DecimalColumnVector objects = v instanceof DecimalColumnVector o && o.scale == type.scale() ? o : null;
+    for (int i = 0; i < n; i++) {
+      d.isNull[i] = !v.noNulls && v.isNull[i];
+      if (d.isNull[i]) {
+        continue;
+      }
+      if (objects != null) {
+        d.vector[i] = objects.vector[i].serialize64(type.scale()); // the vector's precision (≤ 18) was enforced
+      } else {
+        Decimals.copy(v, i, d, i);
+      }
+    }
+    return d;
+  }
+
   private static boolean repeated(ColumnVector v) {
     return v.isRepeating;
   }
@@ -257,7 +330,7 @@ public final class PartWriter implements AutoCloseable {
       throw new java.util.concurrent.CancellationException("cancelled: the database is closing");
     }
     index.add(batch);
-    writer.addRowBatch(OrcTimestamps.forWriter(batch));
+    writer.addRowBatch(forWriter(batch));
     rowsWritten += batch.size;
     OrcBatches.resetBatch(batch);
     if (rowsWritten % stripeRows == 0) {

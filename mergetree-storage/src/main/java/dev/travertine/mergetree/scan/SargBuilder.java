@@ -1,5 +1,6 @@
 package dev.travertine.mergetree.scan;
 
+import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.mergetree.schema.TableSchema;
 import dev.travertine.vector.DataType;
 import dev.travertine.vector.Predicate;
@@ -12,8 +13,8 @@ import org.apache.hadoop.hive.serde2.io.HiveDecimalWritable;
 
 /**
  * Translates a {@link Predicate} into an ORC SearchArgument, so ORC skips the row groups
- * (= our granules) the predicate excludes. Leaves ORC can't judge safely (TIMESTAMP, odd column
- * names) become "maybe", which keeps the translation conservative.
+ * (= our granules) the predicate excludes. Leaves ORC can't judge safely (TIMESTAMP, DECIMAL of
+ * up to 18 digits, odd column names) become "maybe", which keeps the translation conservative.
  */
 final class SargBuilder {
   private SargBuilder() {}
@@ -95,7 +96,10 @@ final class SargBuilder {
       case BOOLEAN -> PredicateLeaf.Type.BOOLEAN;
       case TINYINT, SMALLINT, INTEGER, BIGINT -> PredicateLeaf.Type.LONG;
       case REAL, DOUBLE -> PredicateLeaf.Type.FLOAT;
-      case DECIMAL -> PredicateLeaf.Type.DECIMAL;
+      // up to 18 digits, parts of format 2 store the scaled value, whose ORC statistics a decimal
+      // literal would be compared with as if it were the value: the granule index prunes those
+      case DECIMAL -> OrcTypes.storesScaled(OrcTypes.CURRENT_FORMAT, schema.column(c).type().precision())
+          ? null : PredicateLeaf.Type.DECIMAL;
       case CHAR, VARCHAR -> PredicateLeaf.Type.STRING;
       case DATE -> PredicateLeaf.Type.DATE;
       case TIMESTAMP -> null;

@@ -73,4 +73,13 @@ public record TableSchema(List<Column> columns) implements Fields {
     }
     return t;
   }
+
+  /** The ORC struct type a part of {@code format} is written in ({@link OrcTypes#stored}). */
+  public TypeDescription storedSchema(int format) {
+    TypeDescription t = TypeDescription.createStruct();
+    for (Column c : columns) {
+      t.addField(c.storage(), OrcTypes.stored(c.type(), format));
+    }
+    return t;
+  }
 }

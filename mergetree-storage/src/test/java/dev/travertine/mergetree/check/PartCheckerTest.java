@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.travertine.io.FileIO;
+import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.io.hadoop.FileIOFileSystem;
 import dev.travertine.io.local.LocalFileIO;
 import dev.travertine.mergetree.block.Block;
@@ -48,7 +49,7 @@ class PartCheckerTest {
       w = pw.finish();
     }
     return new PartInfo(name, "all", 1, 1, 0, 0, w.rows(), w.bytes(), w.checksum(), 0, w.index().granules(),
-        Map.of(), path, DEF.schema().orcSchema().toString());
+        Map.of(), path, DEF.schema().orcSchema().toString(), OrcTypes.CURRENT_FORMAT);
   }
 
   private static long[] sorted(int n) {
@@ -89,13 +90,13 @@ class PartCheckerTest {
     try (FileIO io = new LocalFileIO(dir)) {
       PartInfo p = write(io, "all_1_1_0", sorted(5000));
       PartInfo rows = new PartInfo(p.name(), "all", 1, 1, 0, 0, 5001, p.bytesOnDisk(), p.checksum(), 0, p.granules(),
-          Map.of(), p.path(), p.fileSchema());
+          Map.of(), p.path(), p.fileSchema(), p.format());
       assertEquals("the file holds 5000 rows, the part was written with 5001", check(rows, io));
       PartInfo crc = new PartInfo(p.name(), "all", 1, 1, 0, 0, 5000, p.bytesOnDisk(), "00000000", 0, p.granules(),
-          Map.of(), p.path(), p.fileSchema());
+          Map.of(), p.path(), p.fileSchema(), p.format());
       assertTrue(check(crc, io).startsWith("checksum mismatch: file parts/all_1_1_0.orc has CRC32 "), check(crc, io));
       PartInfo granules = new PartInfo(p.name(), "all", 1, 1, 0, 0, 5000, p.bytesOnDisk(), p.checksum(), 0, 9,
-          Map.of(), p.path(), p.fileSchema());
+          Map.of(), p.path(), p.fileSchema(), p.format());
       assertTrue(check(granules, io).startsWith("the granule index covers 5000 rows in 5 granules; the part has 5000 rows in 9"),
           check(granules, io));
     }
@@ -110,7 +111,7 @@ class PartCheckerTest {
       CRC32 crc = new CRC32();
       crc.update(junk);
       PartInfo p = new PartInfo("all_1_1_0", "all", 1, 1, 0, 0, 10, junk.length, String.format("%08x", crc.getValue()),
-          0, 1, Map.of(), null, null);
+          0, 1, Map.of(), null, null, OrcTypes.CURRENT_FORMAT);
       assertTrue(check(p, io).startsWith("cannot decode: "), check(p, io));
     }
   }

@@ -71,7 +71,7 @@ class MetadataLogTest {
     stats.put("s", Arrays.asList(null, null, String.valueOf(rnd.nextInt(5)))); // unknown min/max survive as null
     return new PartInfo(PartInfo.partName("all", block, block, 0, 0), "all", block, block, 0, 0,
         1 + rnd.nextInt(100_000), 100 + rnd.nextInt(1 << 20), String.format("%08x", rnd.nextInt()),
-        rnd.nextLong() & Long.MAX_VALUE, 1 + rnd.nextInt(50), stats, null, "struct<k:bigint,s:string>");
+        rnd.nextLong() & Long.MAX_VALUE, 1 + rnd.nextInt(50), stats, null, "struct<k:bigint,s:string>", 2);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.travertine.mergetree.part;
 
 import dev.travertine.mergetree.RandomValues;
+import dev.travertine.mergetree.schema.OrcTypes;
 import dev.travertine.mergetree.block.OrcBatches;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -97,7 +98,7 @@ class PartRoundTripTest {
       w = pw.finish();
     }
     PartInfo info = new PartInfo(name, "all", 1, 1, 0, 0, w.rows(), w.bytes(), w.checksum(), 0, w.index().granules(),
-        Map.of(), path, schema.orcSchema().toString());
+        Map.of(), path, schema.orcSchema().toString(), OrcTypes.CURRENT_FORMAT);
     // No index handed over: the reader takes it from the file's footer.
     return new Written(new PartRef(info, io, OrcSupport.fileSystem(io), null), w);
   }
