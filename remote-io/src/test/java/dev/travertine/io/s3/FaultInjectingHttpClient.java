@@ -90,7 +90,13 @@ public final class FaultInjectingHttpClient implements SdkAsyncHttpClient {
           .putHeader("Content-Type", "application/xml").build());
       byte[] body = ("<Error><Code>SlowDown</Code><Message>Please reduce your request rate (injected)</Message>"
           + "</Error>").getBytes(java.nio.charset.StandardCharsets.UTF_8);
-      request.responseHandler().onStream(subscriber -> emit(subscriber, body));
+      try {
+        request.responseHandler().onStream(subscriber -> emit(subscriber, body));
+      } catch (IllegalArgumentException e) {
+        // The SDK settled this attempt on the 503's headers alone and prepared its next one
+        // before the body came ("headersFuture is still not completed when onStream() is
+        // invoked"): the body is not wanted, and the attempt is over as a real one would be.
+      }
       return CompletableFuture.completedFuture(null);
     }
     IOException reset = new IOException("Connection reset (injected)");
