@@ -5,6 +5,7 @@ import dev.travertine.calcite.rel.TravertineTableScan;
 import dev.travertine.calcite.vectorized.VectorizedScan;
 import java.util.List;
 import java.util.Objects;
+import org.apache.calcite.plan.volcano.RelSubset;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
@@ -89,6 +90,17 @@ final class TravertineMetadata {
         d *= s.travertineTable.distinctEstimate(s.projection()[f]);
       }
       return Math.max(1, Math.min(rows, d));
+    }
+
+    /**
+     * A set of equivalent plans during Volcano planning: its best plan so far, else the plan it
+     * started from, as Calcite's row count of a subset does (Calcite's own answer is "unknown"
+     * until a best plan exists, which made every join above a subset treat its keys as unique and
+     * its estimate collapse to the smaller side).
+     */
+    public @Nullable Double getDistinctRowCount(RelSubset s, RelMetadataQuery mq, ImmutableBitSet key,
+        @Nullable RexNode predicate) {
+      return mq.getDistinctRowCount(s.stripped(), key, predicate);
     }
 
     public @Nullable Double getDistinctRowCount(TravertineTableScan s, RelMetadataQuery mq, ImmutableBitSet key,

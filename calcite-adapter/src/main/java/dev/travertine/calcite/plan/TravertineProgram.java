@@ -62,9 +62,18 @@ public final class TravertineProgram {
         .addMatchOrder(HepMatchOrder.BOTTOM_UP)
         .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
         .build(), false, md);
+    Program filterIntoJoin = Programs.of(new HepProgramBuilder()
+        .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
+        .build(), false, md);
     Program costBased = (planner, rel, traits, materializations, lattices) -> {
       RelNode input = rel;
-      if (RelOptUtil.countJoins(rel) >= HEURISTIC_JOIN_COUNT && reorderableJoins(rel)) {
+      int joins = RelOptUtil.countJoins(rel);
+      if (joins > 0 && (joins < HEURISTIC_JOIN_COUNT || !reorderableJoins(rel))) {
+        // the WHERE clause's join conditions into the joins before Volcano starts from the tree:
+        // the plan a set of equivalent plans starts from is what the planner estimates the set by
+        input = filterIntoJoin.run(planner, rel, traits, materializations, lattices);
+      }
+      if (joins >= HEURISTIC_JOIN_COUNT && reorderableJoins(rel)) {
         RelNode ordered = JoinOrder.apply(gather.run(planner, rel, traits, materializations, lattices));
         // The bushy rule leaves a MultiJoin with outer joins alone, and nothing implements a
         // MultiJoin: then the joins stay in the order the query wrote them.
