@@ -254,6 +254,27 @@ class VectorizedDifferentialTest {
     check("SELECT k, dc, ch FROM $t ORDER BY dc, ch, k OFFSET 7490");
   }
 
+  /**
+   * A top-N's threshold on its first key (TopNThreshold) drops rows in the reader and in the
+   * scan's stage: keys with many ties (dt, si, ti) broken by k descending (the rows read last win
+   * a tie: the threshold must keep rows equal to it), NULLs first and last, both directions,
+   * narrow integers, timestamps, with PREWHERE on and off.
+   */
+  @Test
+  void topNThresholdKeepsTiesAndNulls() throws SQLException {
+    for (String on : List.of("1", "0")) {
+      exec(c, "SET optimize_move_to_prewhere = " + on);
+      check("SELECT * FROM $t WHERE s LIKE '%a%' ORDER BY ts, k LIMIT 10");
+      check("SELECT k, s, dt FROM $t WHERE s LIKE '%a%' ORDER BY dt DESC, k DESC LIMIT 25");
+      check("SELECT * FROM $t ORDER BY dt NULLS FIRST, k DESC LIMIT 40");
+      check("SELECT k, si, d FROM $t WHERE d > 0 ORDER BY si DESC NULLS FIRST, k DESC LIMIT 15");
+      check("SELECT k, ti, s FROM $t ORDER BY ti NULLS LAST, k DESC LIMIT 300");
+      check("SELECT k, bi FROM $t WHERE ch <> 'a' ORDER BY bi DESC NULLS LAST, k LIMIT 7 OFFSET 3");
+      check("SELECT i, k, s FROM $t WHERE s IS NOT NULL ORDER BY i, k DESC LIMIT 1");
+    }
+    exec(c, "SET optimize_move_to_prewhere = 1");
+  }
+
   @Test
   void aggregateThenSort() throws SQLException {
     check("SELECT si, count(*) AS c FROM $t GROUP BY si ORDER BY c DESC, si LIMIT 5");

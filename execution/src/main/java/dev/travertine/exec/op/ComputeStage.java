@@ -135,6 +135,17 @@ public final class ComputeStage implements BatchStage {
     return this;
   }
 
+  /** A top-N's threshold on input field {@code field}, tested first of all (null: none). */
+  private TopNThreshold threshold;
+  private int thresholdField;
+
+  /** Drops first the rows whose field {@code field} fails top-N threshold {@code t} (see {@link TopNThreshold}). */
+  ComputeStage withThreshold(int field, TopNThreshold t) {
+    threshold = t;
+    thresholdField = field;
+    return this;
+  }
+
   @Override
   public Batch apply(Batch b) {
     Batch out = compute(b);
@@ -209,9 +220,12 @@ public final class ComputeStage implements BatchStage {
       b = new Batch(fields, b.sel(), b.size());
     }
     boolean ownSel = false; // the input's selection is not ours to write (it may be shared)
-    if (keyFilters.length > 0 && b.size() > 0) {
+    if ((keyFilters.length > 0 || threshold != null && threshold.isSet()) && b.size() > 0) {
       int[] out = Arrays.copyOf(b.sel(), b.size());
       int m = b.size();
+      if (threshold != null) {
+        m = threshold.filter(b.cols()[thresholdField], out, m);
+      }
       for (int k = 0; k < keyFilters.length && m > 0; k++) {
         m = keyFilters[k].filter(b.cols()[keyFields[k]], out, m);
       }

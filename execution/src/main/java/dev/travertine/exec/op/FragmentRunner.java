@@ -58,6 +58,9 @@ public final class FragmentRunner {
 
   /** Filters on the fragment's output fields from the join it is the build side of (see {@link SidewaysFilters}). */
   private final List<SidewaysFilters.OnOutput> inherited;
+  /** The top-N breaker's dynamic filter on scan field {@link #topNField}, or null. */
+  private TopNThreshold topN;
+  private int topNField = -1;
 
   private FragmentRunner(Fragment fragment, ScanSource scan, IntFunction<ScanSource> joinSources,
       Runnable cancelCheck, MemoryTracker memory, int batchSize, boolean runtimeFilters,
@@ -325,15 +328,22 @@ public final class FragmentRunner {
       i++;
     } else if (breaker instanceof Step.Sort s && !s.keys().isEmpty()) {
       List<SortBuffer> partials = Collections.synchronizedList(new ArrayList<>());
+      TopNThreshold threshold = topNThreshold(s, i);
       drain(() -> {
         // the buffer compares and copies our compact vectors as they are (Vectors), and its
         // output is copied into Hive's form: a top-N reads a few rows of each batch, not all
         ComputeStage cs = stage(cols, 0, prefix.size()).narrowOutput();
+        if (threshold != null) {
+          cs.withThreshold(topNField, threshold);
+        }
         SortBuffer buf = new SortBuffer(types, s.keys(), s.bound());
         MemoryTracker.Account acct = memory.account();
         partials.add(buf);
         return b -> {
           buf.add(cs.apply(b));
+          if (threshold != null) {
+            buf.publish(threshold);
+          }
           acct.resize(buf.bytes());
           return null;
         };
@@ -497,6 +507,25 @@ public final class FragmentRunner {
     return of(List.of(new Batch(cols, new int[] {0}, 1)));
   }
 
+  /**
+   * The dynamic filter of top-N {@code s} (step {@code step}, run by the scan's workers) when its
+   * first key is a scan field passed on unchanged and of a type it tests; null otherwise. The
+   * scan's PREWHERE tests it first ({@link #prewhere}).
+   */
+  private TopNThreshold topNThreshold(Step.Sort s, int step) {
+    if (!SortBuffer.usesHeap(s.bound()) || s.bound() == 0) {
+      return null;
+    }
+    Step.SortKey first = s.keys().get(0);
+    int f = scanField(step, first.field());
+    if (f < 0 || !TopNThreshold.supports(fragment.types().get(0).get(f).kind())) {
+      return null;
+    }
+    topN = new TopNThreshold(first, fragment.types().get(0).get(f).kind());
+    topNField = f;
+    return topN;
+  }
+
   /** Runs the scan to its end; the stages keep what they compute. */
   private void drain(BatchStage.Factory stages, long limit) throws IOException {
     try (BatchIterator s = scan.open(stages, limit, prewhere(), narrowing())) {
@@ -510,12 +539,14 @@ public final class FragmentRunner {
    * PREWHERE: a filter right after the scan that reads only some of the scan's columns is also
    * given to the reader, which decodes the other columns only for the rows that pass. The filter
    * step itself still runs (on those rows), so the reader may apply it or not. Runtime filters
-   * that test keys run first in it, when the scan reads other columns than their keys.
+   * that test keys run first in it, when the scan reads other columns than their keys, and a
+   * top-N's threshold ({@link TopNThreshold}) before them.
    */
   private RowFilter prewhere() {
     RowFilter base = filterPrewhere();
     List<ComputeStage.FieldFilter> keys = keyFilters.stream().filter(k -> k.filter().selective()).toList();
-    if (keys.isEmpty()) {
+    TopNThreshold threshold = topN;
+    if (keys.isEmpty() && threshold == null) {
       return base;
     }
     int[] scanColumns = fragment.scanColumns();
@@ -527,6 +558,10 @@ public final class FragmentRunner {
     }
     for (ComputeStage.FieldFilter k : keys) {
       read.set(scanColumns[k.field()]);
+    }
+    int thresholdColumn = threshold == null ? -1 : scanColumns[topNField];
+    if (threshold != null) {
+      read.set(thresholdColumn);
     }
     if (read.cardinality() == Arrays.stream(scanColumns).distinct().count()) {
       return base;
@@ -541,6 +576,9 @@ public final class FragmentRunner {
         Instance after = base == null ? null : base.create();
         KeyFilter.Instance[] tests = keys.stream().map(k -> k.filter().instance()).toArray(KeyFilter.Instance[]::new);
         return (cols, sel, n) -> {
+          if (threshold != null) {
+            n = threshold.filter(cols[thresholdColumn], sel, n);
+          }
           for (int k = 0; k < tests.length && n > 0; k++) {
             n = tests[k].filter(cols[scanColumns[keys.get(k).field()]], sel, n);
           }

@@ -53,11 +53,16 @@ public final class SortBuffer {
       keyKinds[i] = types.get(this.keys[i].field()).kind();
     }
     this.bound = bound;
-    this.heap = bound >= 0 && bound <= HEAP_MAX_BOUND;
+    this.heap = usesHeap(bound);
     this.compactAt = bound < 0 || bound > Integer.MAX_VALUE / 4 ? Integer.MAX_VALUE : (int) Math.max(2 * bound, 4096);
     if (heap) {
       runs = null; // a heap's refs are in heap order
     }
+  }
+
+  /** Whether a buffer with this bound keeps a heap of its best rows (a top-N). */
+  static boolean usesHeap(long bound) {
+    return bound >= 0 && bound <= HEAP_MAX_BOUND;
   }
 
   /** Rows held. */
@@ -134,6 +139,22 @@ public final class SortBuffer {
   private void oneRun() {
     runs = new int[16];
     runCount = count > 0 ? 1 : 0;
+  }
+
+  /**
+   * A heap that holds its bound's rows tells {@code t} its worst row's first key (nothing when
+   * that key is NULL, or the heap is not full yet).
+   */
+  void publish(TopNThreshold t) {
+    if (!heap || bound == 0 || count < bound) {
+      return;
+    }
+    long worst = refs[0];
+    ColumnVector v = batches.get((int) (worst >>> 32)).cols()[keys[0].field()];
+    int row = (int) worst;
+    if (!Vectors.isNull(v, row)) {
+      t.offer(t.key(v, row));
+    }
   }
 
   /** Top-N with a small bound keeps a max-heap of the best rows (the worst on top). */

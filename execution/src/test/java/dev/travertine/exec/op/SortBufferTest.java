@@ -175,6 +175,44 @@ class SortBufferTest {
     }
   }
 
+  /**
+   * Two workers' heaps share a top-N threshold (TopNThreshold) that drops rows before they are
+   * offered, as the scan does: the merged answer equals the top-N of every row. Field 0 (the row
+   * number) ends the keys, so the order is total however the workers split the rows.
+   */
+  @Test void thresholdDropsOnlyRowsNoHeapTakes() {
+    int[] keyed = {1, 2, 3, 4, 5, 11, 12}; // BOOLEAN, the integers, DATE, TIMESTAMP
+    long droppedInAll = 0;
+    for (long seed = 1; seed <= 60; seed++) {
+      Random rnd = new Random(seed);
+      List<Col> cols = columns(rnd, 2 + rnd.nextInt(40));
+      Input in = input(rnd, cols, new Shape(700, 0.1, 0.3), 2 + rnd.nextInt(20));
+      List<Step.SortKey> keys = new ArrayList<>();
+      int first = keyed[rnd.nextInt(keyed.length)];
+      keys.add(new Step.SortKey(first, rnd.nextBoolean(), rnd.nextBoolean()));
+      keys.addAll(randomKeys(rnd, TYPES.size()).subList(0, rnd.nextInt(2)));
+      keys.add(new Step.SortKey(0, false, false));
+      long fetch = 1 + rnd.nextInt(rnd.nextBoolean() ? 20 : 800);
+      TopNThreshold t = new TopNThreshold(keys.get(0), TYPES.get(first).kind());
+      SortBuffer[] workers = {new SortBuffer(TYPES, keys, fetch), new SortBuffer(TYPES, keys, fetch)};
+      int dropped = 0;
+      for (int i = 0; i < in.batches.size(); i++) {
+        Batch b = in.batches.get(i);
+        int[] sel = Arrays.copyOf(b.sel(), b.size());
+        int m = t.filter(b.cols()[first], sel, b.size());
+        dropped += b.size() - m;
+        SortBuffer w = workers[rnd.nextInt(2)];
+        w.add(new Batch(b.cols(), sel, m));
+        w.publish(t);
+      }
+      workers[0].merge(workers[1]);
+      String what = "seed " + seed + " keys " + keys + " fetch " + fetch + " dropped " + dropped;
+      assertRows(what, expected(in.allRows(), keys, TYPES, 0, fetch), actual(workers[0], TYPES, 0, fetch, 1024));
+      droppedInAll += dropped;
+    }
+    assertTrue(droppedInAll > 10_000, "the threshold dropped " + droppedInAll + " rows");
+  }
+
   @Test void everyTypeAsTheOnlyKey() {
     Random rnd = new Random(7);
     List<Col> cols = columns(rnd, 12);
