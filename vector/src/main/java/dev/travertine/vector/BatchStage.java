@@ -15,6 +15,29 @@ public interface BatchStage {
    */
   Batch apply(Batch batch);
 
+  /**
+   * Whether the stage keeps nothing of a batch once {@link #apply} has returned and hands on
+   * nothing that shares its vectors (a partial aggregate, which copies what it keeps): the scan
+   * may then decode its next batch into the same vectors instead of allocating new ones.
+   */
+  default boolean consumesBatches() {
+    return false;
+  }
+
+  /** A stage that gives each batch to {@code sink}, which keeps nothing of it, and hands on nothing. */
+  static BatchStage consuming(java.util.function.Consumer<Batch> sink) {
+    return new BatchStage() {
+      @Override public Batch apply(Batch batch) {
+        sink.accept(batch);
+        return null;
+      }
+
+      @Override public boolean consumesBatches() {
+        return true;
+      }
+    };
+  }
+
   /** Creates the stage of one worker thread. */
   interface Factory {
     BatchStage create();

@@ -309,15 +309,15 @@ public final class FragmentRunner {
           ComputeStage cs = merging ? stage(cols, 0, prefix.size()) : stage(cols, 0, prefix.size()).narrowOutput();
           PartialAggregates.Worker w = partials.worker();
           MemoryTracker.Account acct = memory.account();
-          return b -> {
+          // the aggregate copies what it keeps: the scan may decode into the same vectors again
+          return BatchStage.consuming(b -> {
             if (merging) {
               w.addPartial(cs.apply(b));
             } else {
               w.add(cs.apply(b));
             }
             acct.resize(w.bytes());
-            return null;
-          };
+          });
         }, -1);
         List<Batch> out = new ArrayList<>();
         for (HashAggregator h : partials.finish(scan.workers(), cancelCheck, memory)) {

@@ -47,6 +47,9 @@ final class PartSource implements TaskSource {
   /** The task's use of the decoded-column cache (null: none); see {@link #cached()}. */
   private CachedTask cached;
   private boolean cacheLooked;
+  /** The read batch {@link #next} returned last (none from the cache), and one free for the next read. */
+  private VectorizedRowBatch last;
+  private VectorizedRowBatch spare;
 
   PartSource(TableScanner scan, ScanPlan.PartTask task, int stripe) {
     this.scan = scan;
@@ -241,7 +244,8 @@ final class PartSource implements TaskSource {
       batch = pending;
       pending = null;
     } else {
-      batch = c != null ? c.newBatch() : scan.newReadBatch(task.part().info().rows());
+      batch = c != null ? c.newBatch() : spare != null ? spare : scan.newReadBatch(task.part().info().rows());
+      spare = null;
       if (!rows.next(batch)) {
         done = true;
         if (started >= 0) {
@@ -257,6 +261,7 @@ final class PartSource implements TaskSource {
     if (started < 0) {
       started = System.nanoTime();
     }
+    last = c == null ? batch : null;
     if (c != null) {
       ColumnVector[] cols;
       try {
@@ -279,6 +284,12 @@ final class PartSource implements TaskSource {
     }
     scan.countRead(batch.cols, batch.size);
     return scan.filtered(batch.cols, batch.size, mutations);
+  }
+
+  @Override
+  public synchronized void recycle() {
+    spare = last;
+    last = null;
   }
 
   @Override

@@ -489,6 +489,7 @@ public final class TableScanner implements BatchIterator {
     private void work() {
       try {
         BatchStage stage = request.stages() == null ? null : request.stages().create();
+        boolean recycles = stage != null && stage.consumesBatches();
         TaskSource s;
         while (!stop.get() && (s = poll()) != null) {
           int n = 0;
@@ -505,6 +506,9 @@ public final class TableScanner implements BatchIterator {
             while (!stop.get() && (b = src.next()) != null) {
               if (b.size() > 0 && stage != null) {
                 b = stage.apply(b);
+                if (recycles) {
+                  src.recycle(); // its vectors take the next batch
+                }
               }
               if (b != null && b.size() > 0) {
                 put(b);

@@ -8,6 +8,13 @@ interface TaskSource extends AutoCloseable {
   Batch next() throws IOException;
 
   /**
+   * The batch {@link #next} returned last is no longer used (its stage consumed it, see
+   * {@link dev.travertine.vector.BatchStage#consumesBatches}): the task may decode its next batch
+   * into the same vectors.
+   */
+  default void recycle() {}
+
+  /**
    * Starts reading ahead (remote parts): the next tasks of a thread, while it decodes this one.
    * False when the prefetch memory budget is used up (the caller tries again later); true when
    * the task is being read ahead, has nothing to read ahead, or is not to be prefetched.
