@@ -278,7 +278,8 @@ class VectorizedDifferentialTest {
   /**
    * Aggregates over batches of 97 rows: a part's reader decodes every batch into the vectors of
    * the one before (the aggregate keeps nothing of them), so string keys, MIN/MAX of strings and
-   * distinct counts must have copied what they keep.
+   * distinct counts must have copied what they keep; arithmetic, casts and comparisons write
+   * their results into the vectors of the batch before.
    */
   @Test
   void aggregatesOverRecycledBatches() throws SQLException {
@@ -287,6 +288,10 @@ class VectorizedDifferentialTest {
       check("SELECT s, count(*), min(ch), max(s), count(DISTINCT i), sum(CAST(si AS DOUBLE)) FROM $t GROUP BY s");
       check("SELECT ch, s, count(*), min(ts), max(dc) FROM $t WHERE k % 3 <> 1 GROUP BY ch, s");
       check("SELECT count(DISTINCT s), min(s), max(s), avg(CAST(i AS DOUBLE)), sum(bi) FROM $t WHERE s LIKE '%a%'");
+      // expression results come from one arena per worker, batch after batch (VectorArena)
+      check("SELECT ti, sum(dc * (1 - dc) + dc), sum(si * 2 - ti), sum(d * 2.5), count(CASE WHEN i > bi THEN 1 END), "
+          + "max(CAST(si AS DOUBLE) / 3), min(-dc), sum(CAST(ti AS BIGINT) * bi) FROM $t GROUP BY ti");
+      check("SELECT sum(CASE WHEN si > 0 THEN si * 3 ELSE -si END), avg(r + d), sum(dc - 1.5) FROM $t WHERE d < 50");
     } finally {
       exec(c, "SET max_block_size = 4096");
     }

@@ -70,7 +70,7 @@ final class CastExpr extends VecExpr {
 
   @Override ColumnVector eval(Batch batch) {
     int n = batch.size();
-    ColumnVector r = Vecs.alloc(type, Vecs.capacity(batch));
+    ColumnVector r = VectorArena.result(type, Vecs.capacity(batch));
     if (n == 0) {
       return r;
     }

@@ -58,7 +58,7 @@ final class Comparison extends VecExpr {
   @Override ColumnVector eval(Batch batch) {
     int n = batch.size();
     int[] sel = batch.sel();
-    LongColumnVector r = Vecs.longs(Vecs.capacity(batch));
+    LongColumnVector r = VectorArena.longs(Vecs.capacity(batch));
     if (n == 0) {
       return r;
     }

@@ -122,10 +122,10 @@ final class DecimalArithmetic extends VecExpr {
     int eb = op == Op.TIMES ? 0 : s - right.type.scale();
     // no NULLs, and no column to bring to the scale row by row: one loop per shape
     if (a.noNulls && b.noNulls && !rep && (ea == 0 || a.isRepeating) && (eb == 0 || b.isRepeating)) {
-      LongColumnVector r = Decimals.newScaled(Vecs.capacity(batch), type);
+      LongColumnVector r = VectorArena.scaled(Vecs.capacity(batch), type);
       return dense(a, b, ea, eb, sel, n, limit, r) ? r : null;
     }
-    LongColumnVector r = Decimals.newScaled(Vecs.capacity(batch), type);
+    LongColumnVector r = VectorArena.scaled(Vecs.capacity(batch), type);
     r.isRepeating = rep;
     long[] x = a.vector;
     long[] y = b.vector;
@@ -214,7 +214,7 @@ final class DecimalArithmetic extends VecExpr {
   }
 
   private LongColumnVector negate(LongColumnVector a, Batch batch) {
-    LongColumnVector r = Decimals.newScaled(Vecs.capacity(batch), type);
+    LongColumnVector r = VectorArena.scaled(Vecs.capacity(batch), type);
     r.isRepeating = a.isRepeating;
     r.noNulls = a.noNulls;
     int n = a.isRepeating ? 1 : batch.size();
@@ -239,7 +239,7 @@ final class DecimalArithmetic extends VecExpr {
     }
     DecimalColumnVector v = (DecimalColumnVector) ev;
     boolean checked = !ScaledDecimals.alwaysFits(e.type, scale);
-    LongColumnVector r = new LongColumnVector(Vecs.capacity(batch));
+    LongColumnVector r = VectorArena.longs(Vecs.capacity(batch));
     r.isRepeating = v.isRepeating;
     r.noNulls = v.noNulls;
     int n = v.isRepeating ? 1 : batch.size();

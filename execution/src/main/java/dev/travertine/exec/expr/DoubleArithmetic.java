@@ -28,7 +28,7 @@ final class DoubleArithmetic extends VecExpr {
   @Override ColumnVector eval(Batch batch) {
     int n = batch.size();
     int[] sel = batch.sel();
-    DoubleColumnVector r = new DoubleColumnVector(Vecs.capacity(batch));
+    DoubleColumnVector r = VectorArena.doubles(Vecs.capacity(batch));
     r.noNulls = true;
     if (n == 0) {
       return r;

@@ -27,7 +27,7 @@ final class LongArithmetic extends VecExpr {
   @Override ColumnVector eval(Batch batch) {
     int n = batch.size();
     int[] sel = batch.sel();
-    LongColumnVector r = Vecs.longs(Vecs.capacity(batch));
+    LongColumnVector r = VectorArena.longs(Vecs.capacity(batch));
     if (n == 0) {
       return r;
     }
@@ -179,7 +179,7 @@ final class LongArithmetic extends VecExpr {
     @Override ColumnVector eval(Batch batch) {
       int n = batch.size();
       int[] sel = batch.sel();
-      LongColumnVector r = Vecs.longs(Vecs.capacity(batch));
+      LongColumnVector r = VectorArena.longs(Vecs.capacity(batch));
       if (n == 0) {
         return r;
       }

@@ -146,10 +146,32 @@ public final class ComputeStage implements BatchStage {
     return this;
   }
 
+  /** Where expression results come from when the consumer is done with a batch before the next (null: new vectors). */
+  private dev.travertine.exec.expr.VectorArena arena;
+
+  /**
+   * The consumer is done with each output batch before it asks for the next (a partial aggregate,
+   * which copies what it keeps): expression results come from one {@link
+   * dev.travertine.exec.expr.VectorArena}, batch after batch, instead of new vectors.
+   */
+  ComputeStage consumedOutput() {
+    arena = new dev.travertine.exec.expr.VectorArena();
+    return this;
+  }
+
   @Override
   public Batch apply(Batch b) {
-    Batch out = compute(b);
-    return narrowOutput ? out : wide(out);
+    if (arena == null) {
+      Batch out = compute(b);
+      return narrowOutput ? out : wide(out);
+    }
+    arena.open();
+    try {
+      Batch out = compute(b);
+      return narrowOutput ? out : wide(out);
+    } finally {
+      arena.close();
+    }
   }
 
   /**

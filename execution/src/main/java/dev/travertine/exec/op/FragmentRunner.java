@@ -307,9 +307,10 @@ public final class FragmentRunner {
             PartialAggregates.Tuning.DEFAULT);
         drain(() -> {
           ComputeStage cs = merging ? stage(cols, 0, prefix.size()) : stage(cols, 0, prefix.size()).narrowOutput();
+          cs.consumedOutput(); // the aggregate copies what it keeps
           PartialAggregates.Worker w = partials.worker();
           MemoryTracker.Account acct = memory.account();
-          // the aggregate copies what it keeps: the scan may decode into the same vectors again
+          // nor does the scan need new vectors for the next batch
           return BatchStage.consuming(b -> {
             if (merging) {
               w.addPartial(cs.apply(b));
