@@ -288,7 +288,7 @@ class VectorizedJoinDifferentialTest {
       exec(c, "SET max_bytes_in_join = 0");
     }
     long spilled = Long.parseLong(JdbcTestSupport.one(c, files)) - before;
-    assertTrue(spilled >= 8 * 2 * 16, "the joins spilled, 16 partitions of both sides each: " + spilled + " files");
+    assertTrue(spilled >= 8 * 2 * 64, "the joins spilled, 64 partitions of both sides each: " + spilled + " files");
     try (var left = java.nio.file.Files.list(dir.resolve("tmp"))) {
       assertEquals(List.of(), left.toList(), "no spill file is left");
     }

@@ -21,7 +21,7 @@ import java.util.List;
  * one that is still too large is charged to the query's memory as any build side is.
  */
 final class GraceJoin implements AutoCloseable {
-  static final int BITS = 4;
+  static final int BITS = 6;
   static final int PARTITIONS = 1 << BITS;
 
   private final Step.HashJoin join;

@@ -70,9 +70,15 @@ public final class Settings {
   public static final Setting ENABLE_JOIN_RUNTIME_FILTERS = Setting.bool("enable_join_runtime_filters", true,
       SESSION, "An INNER or SEMI join's built keys filter its probe side's scan: their range prunes granules, their"
           + " set (exact when small, else a Bloom filter) drops rows before the other columns are read");
-  public static final Setting MAX_BYTES_IN_JOIN = Setting.uint("max_bytes_in_join", 0, 0, 1L << 50, SESSION,
+  /**
+   * Build sides past a quarter of the JVM's heap spill by default: a join that does not fit fails
+   * nothing (TPC-H SF 10's Q18 builds 60 M rows when the planner takes the wrong side; with
+   * bin/travertine's 4 GiB heap it ran out of memory).
+   */
+  public static final Setting MAX_BYTES_IN_JOIN = Setting.uint("max_bytes_in_join",
+      Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4), 0, 1L << 50, SESSION,
       "A join whose build side holds more bytes than this spills both sides to disk in partitions and joins them one"
-          + " at a time (grace hash join); 0: never spills");
+          + " at a time (grace hash join); 0: never spills. Default: a quarter of the JVM's maximum heap");
   public static final Setting USE_PRIMARY_KEY = Setting.bool("use_index_for_pruning", true, SESSION,
       "Prune partitions and granules with min/max statistics");
   public static final Setting REMOTE_READ_PREFETCH = Setting.bool("remote_filesystem_read_prefetch", true, SESSION,
