@@ -276,35 +276,6 @@ class VectorizedDifferentialTest {
   }
 
   /**
-   * Past 65,536 rows a threshold that drops most of them makes later readers decode its column
-   * alone first (the LIKE's column only for the rows that pass): 600,000 rows in 6 parts (merges
-   * stopped), read in batches of 1,000.
-   */
-  @Test
-  void topNThresholdDecodedAlone() throws SQLException {
-    exec(c, "CREATE TABLE IF NOT EXISTS tn (k BIGINT NOT NULL, x INTEGER, s VARCHAR, d DOUBLE) ORDER BY k");
-    if (JdbcTestSupport.one(c, "SELECT count(*) FROM tn").equals("0")) {
-      exec(c, "SYSTEM STOP MERGES tn"); // six parts, six readers: the later ones open after the threshold narrows
-      for (int p = 0; p < 6; p++) {
-        exec(c, "INSERT INTO tn SELECT number + " + p * 100000 + ", CAST(MOD(number * 7919, 1000003) AS INTEGER) - "
-            + p * 1000 + ", 'v' || CAST(MOD(number * 31, 977) AS VARCHAR), number / 3.0 FROM TABLE(numbers(100000))");
-      }
-    }
-    exec(c, "SET max_block_size = 1000");
-    try {
-      for (String on : List.of("1", "0")) {
-        exec(c, "SET optimize_move_to_prewhere = " + on);
-        check("SELECT * FROM tn WHERE s LIKE '%7%' ORDER BY x DESC, k LIMIT 10");
-        check("SELECT k, x, s FROM tn WHERE s LIKE '%1%' AND d > 10 ORDER BY x, k DESC LIMIT 25");
-        check("SELECT k, d FROM tn WHERE s NOT LIKE '%9%' ORDER BY k DESC LIMIT 5");
-      }
-    } finally {
-      exec(c, "SET optimize_move_to_prewhere = 1");
-      exec(c, "SET max_block_size = 4096");
-    }
-  }
-
-  /**
    * Aggregates over batches of 97 rows: a part's reader decodes every batch into the vectors of
    * the one before (the aggregate keeps nothing of them), so string keys, MIN/MAX of strings and
    * distinct counts must have copied what they keep; arithmetic, casts and comparisons write

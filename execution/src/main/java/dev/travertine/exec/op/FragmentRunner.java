@@ -568,27 +568,13 @@ public final class FragmentRunner {
       return base;
     }
     int[] columns = read.stream().toArray();
-    // Once a top-N's threshold drops most rows, readers opened from then on decode its column (and
-    // the key filters') alone first: a filter's own columns (ClickBench's URL under LIKE) are then
-    // decoded only for the rows that beat the threshold. The filter step above still runs.
-    BitSet lead = new BitSet();
-    for (ComputeStage.FieldFilter k : keys) {
-      lead.set(scanColumns[k.field()]);
-    }
-    if (threshold != null) {
-      lead.set(thresholdColumn);
-    }
-    int[] leadColumns = lead.stream().toArray();
-    boolean canLeadAlone = threshold != null && base != null && lead.cardinality() < read.cardinality();
     return new RowFilter() {
-      // columns() before create() for each reader, and narrowsAlone() never turns false again: an
-      // instance never reads a column its reader was not told to decode first
       @Override public int[] columns() {
-        return canLeadAlone && threshold.narrowsAlone() ? leadColumns : columns;
+        return columns;
       }
 
       @Override public Instance create() {
-        Instance after = base == null || canLeadAlone && threshold.narrowsAlone() ? null : base.create();
+        Instance after = base == null ? null : base.create();
         KeyFilter.Instance[] tests = keys.stream().map(k -> k.filter().instance()).toArray(KeyFilter.Instance[]::new);
         return (cols, sel, n) -> {
           if (threshold != null) {

@@ -28,10 +28,6 @@ final class TopNThreshold {
   /** Written before {@link #set}, and only tightened afterwards. */
   private volatile long bound;
   private volatile boolean set;
-  /** Rows tested once set, and those that passed: how selective it has been. */
-  private final java.util.concurrent.atomic.LongAdder tested = new java.util.concurrent.atomic.LongAdder();
-  private final java.util.concurrent.atomic.LongAdder passed = new java.util.concurrent.atomic.LongAdder();
-  private volatile boolean alone;
 
   TopNThreshold(Step.SortKey key, TypeKind kind) {
     if (!supports(kind)) {
@@ -63,23 +59,6 @@ final class TopNThreshold {
     return timestamp ? ((TimestampColumnVector) v).time[i] : Vectors.longAt(v, i);
   }
 
-  /**
-   * Whether the threshold has kept at most a tenth of at least 65,536 rows tested: then a reader
-   * opened from now on decodes its column alone first, and the filter's columns only for the rows
-   * that pass it (see FragmentRunner's PREWHERE). Once true, it stays true.
-   */
-  boolean narrowsAlone() {
-    if (!alone && set) {
-      long t = tested.sum();
-      if (t >= MIN_TESTED && passed.sum() * 10 <= t) {
-        alone = true;
-      }
-    }
-    return alone;
-  }
-
-  private static final long MIN_TESTED = 1 << 16;
-
   /** A full heap's worst row has first key {@code worst} (not NULL): tightens the threshold to it if it is better. */
   synchronized void offer(long worst) {
     if (!set || (descending ? worst > bound : worst < bound)) {
@@ -96,13 +75,7 @@ final class TopNThreshold {
     if (!set || n == 0) {
       return n;
     }
-    int m = narrow(v, sel, n, bound);
-    tested.add(n);
-    passed.add(m);
-    return m;
-  }
-
-  private int narrow(ColumnVector v, int[] sel, int n, long b) {
+    long b = bound;
     if (v.isRepeating) {
       return passes(v, 0, b) ? n : 0;
     }
