@@ -5,6 +5,9 @@ import dev.travertine.vector.Decimals;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.Decimal64ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
@@ -61,52 +64,22 @@ public final class VectorArena {
 
   /** A vector of longs for {@code cap} rows: from the open arena, or new. */
   static LongColumnVector longs(int cap) {
-    VectorArena a = OPEN.get();
-    LongColumnVector v = a == null ? null : a.take(a.longs, cap);
-    if (v == null) {
-      v = new LongColumnVector(cap);
-      a = a == null ? null : a.note(v);
-    }
-    v.noNulls = true;
-    return v;
+    return vector(a -> a.longs, cap, x -> true, Vecs::longs);
   }
 
   /** A vector of doubles for {@code cap} rows: from the open arena, or new. */
   static DoubleColumnVector doubles(int cap) {
-    VectorArena a = OPEN.get();
-    DoubleColumnVector v = a == null ? null : a.take(a.doubles, cap);
-    if (v == null) {
-      v = new DoubleColumnVector(cap);
-      a = a == null ? null : a.note(v);
-    }
-    return v;
+    return vector(a -> a.doubles, cap, x -> true, DoubleColumnVector::new);
   }
 
   /** A vector of scaled longs of DECIMAL {@code type} for {@code cap} rows: from the open arena, or new. */
   static Decimal64ColumnVector scaled(int cap, DataType type) {
-    VectorArena a = OPEN.get();
-    Decimal64ColumnVector v = null;
-    if (a != null) {
-      int precision = Math.min(18, type.precision()); // as Decimals.newScaled makes it
-      for (int i = a.scaled.size() - 1; i >= 0; i--) {
-        Decimal64ColumnVector d = a.scaled.get(i);
-        if (d.isNull.length >= cap && d.scale == type.scale() && d.precision == precision) {
-          v = a.scaled.remove(i);
-          a.reuse(v);
-          break;
-        }
-      }
-    }
-    if (v == null) {
-      v = Decimals.newScaled(cap, type);
-      if (a != null) {
-        a.note(v);
-      }
-    }
-    return v;
+    int precision = Math.min(18, type.precision()); // as Decimals.newScaled makes it
+    return vector(a -> a.scaled, cap, d -> d.scale == type.scale() && d.precision == precision,
+        n -> Decimals.newScaled(n, type));
   }
 
-  /** A result vector of {@code t} for {@code cap} rows: pooled for integers, dates and doubles, else new. */
+  /** A result vector of {@code t} for {@code cap} rows: pooled for integers and doubles, else new. */
   static ColumnVector result(DataType t, int cap) {
     return switch (t.kind()) {
       case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT -> longs(cap);
@@ -115,27 +88,32 @@ public final class VectorArena {
     };
   }
 
-  private <V extends ColumnVector> V take(List<V> free, int cap) {
-    for (int i = free.size() - 1; i >= 0; i--) {
-      V v = free.get(i);
-      if (v.isNull.length >= cap) {
-        free.remove(i);
-        reuse(v);
-        return v;
+  /**
+   * Without an open arena, {@code make(cap)}. Otherwise a free vector of the arena's {@code pool}
+   * for at least {@code cap} rows that {@code fits} (its NULLs and repetition cleared), else a new
+   * one; either way noted as taken for this batch.
+   */
+  private static <V extends ColumnVector> V vector(Function<VectorArena, List<V>> pool, int cap,
+      Predicate<V> fits, IntFunction<V> make) {
+    VectorArena a = OPEN.get();
+    if (a == null) {
+      return make.apply(cap);
+    }
+    List<V> free = pool.apply(a);
+    V v = null;
+    for (int i = free.size() - 1; i >= 0 && v == null; i--) {
+      V f = free.get(i);
+      if (f.isNull.length >= cap && fits.test(f)) {
+        v = free.remove(i);
+        Arrays.fill(v.isNull, false);
+        v.noNulls = true;
+        v.isRepeating = false;
       }
     }
-    return null;
-  }
-
-  private void reuse(ColumnVector v) {
-    Arrays.fill(v.isNull, false);
-    v.noNulls = true;
-    v.isRepeating = false;
-    used.add(v);
-  }
-
-  private VectorArena note(ColumnVector v) {
-    used.add(v);
-    return this;
+    if (v == null) {
+      v = make.apply(cap);
+    }
+    a.used.add(v);
+    return v;
   }
 }

@@ -161,16 +161,16 @@ public final class ComputeStage implements BatchStage {
 
   @Override
   public Batch apply(Batch b) {
-    if (arena == null) {
-      Batch out = compute(b);
-      return narrowOutput ? out : wide(out);
+    if (arena != null) {
+      arena.open();
     }
-    arena.open();
     try {
       Batch out = compute(b);
       return narrowOutput ? out : wide(out);
     } finally {
-      arena.close();
+      if (arena != null) {
+        arena.close();
+      }
     }
   }
 
