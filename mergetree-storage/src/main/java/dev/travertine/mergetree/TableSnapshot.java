@@ -67,6 +67,28 @@ public final class TableSnapshot implements AutoCloseable {
     return buffered.stream().mapToLong(Block::rows).sum();
   }
 
+  /**
+   * The sketch of column {@code c}'s distinct non-NULL values in the parts (the union of theirs,
+   * {@link dev.travertine.mergetree.part.ColumnSketches}), or null when a part with rows has none for
+   * it: written before parts had sketches, or before the column was added or retyped. The insert
+   * buffer is not in it. Values changed by pending mutations are not either.
+   */
+  public dev.travertine.vector.HyperLogLog distinct(int c) {
+    dev.travertine.vector.HyperLogLog out = new dev.travertine.vector.HyperLogLog();
+    for (PartRef p : parts) {
+      if (p.info().rows() == 0) {
+        continue;
+      }
+      dev.travertine.mergetree.part.ColumnMapping m = p.mapping(definition.schema());
+      dev.travertine.vector.HyperLogLog h = m.sameType(c) ? p.distinct(m.fileColumn(c)) : null;
+      if (h == null) {
+        return null;
+      }
+      out.merge(h);
+    }
+    return out;
+  }
+
   /** Whether any part may need a mutation applied on read (false: no lookup needed anywhere). */
   public boolean mayHavePendingMutations() {
     return mutations != null;

@@ -66,12 +66,61 @@ public final class TravertineTable extends AbstractTable implements Translatable
   }
 
   /**
-   * An upper bound on the distinct values of {@code column}: the row count, and for an integer or
-   * date column also the width of the range its parts' statistics span (TPC-H's
-   * {@code c_nationkey} 25, {@code o_custkey} the customers). The join order's estimates divide by it.
+   * The distinct values of {@code column}, estimated: the parts' sketches of it ({@link
+   * dev.travertine.mergetree.TableSnapshot#distinct}) plus the rows of the insert buffer, at most
+   * the rows, and for an integer or date column at most the width of the range its parts'
+   * statistics span (TPC-H's {@code c_nationkey} 25). Without sketches (parts written before them),
+   * the rows and the span alone. The join order's estimates divide by it.
    */
   public double distinctEstimate(int column) {
-    return distinct(getStatistic().getRowCount(), range(column));
+    double d = knownDistinct(column);
+    return Double.isNaN(d) ? getStatistic().getRowCount() : d;
+  }
+
+  /** {@link #distinctEstimate}, or NaN when neither a sketch nor a span bounds it. */
+  private double knownDistinct(int column) {
+    double rows = getStatistic().getRowCount();
+    long[] r = range(column);
+    double sketched = sketched(column);
+    if (r == null && Double.isNaN(sketched)) {
+      return Double.NaN;
+    }
+    double d = distinct(rows, r);
+    return Double.isNaN(sketched) ? d : Math.max(1, Math.min(d, sketched));
+  }
+
+  /** Per column, the parts' sketched distinct count plus the buffered rows, for one set of parts. */
+  private record Sketched(long[] files, double[] distinct) {}
+
+  private volatile Sketched sketched;
+
+  /** The sketches' estimate plus the insert buffer's rows, or NaN where a part has no sketch. */
+  private double sketched(int column) {
+    try (dev.travertine.mergetree.TableSnapshot s = table.snapshot()) {
+      long[] files = new long[s.parts().size()];
+      for (int i = 0; i < files.length; i++) {
+        files[i] = s.parts().get(i).fileId();
+      }
+      Sketched c = sketched;
+      if (c == null || !java.util.Arrays.equals(c.files(), files)) {
+        double[] d = new double[table.definition().schema().size()];
+        java.util.Arrays.fill(d, -1);
+        c = new Sketched(files, d);
+        sketched = c;
+      }
+      double d = c.distinct()[column];
+      if (d == -1) {
+        dev.travertine.vector.HyperLogLog h;
+        try {
+          h = s.distinct(column);
+        } catch (RuntimeException e) { // an unreadable footer fails the scan, not the estimate
+          h = null;
+        }
+        d = h == null ? Double.NaN : h.estimate();
+        c.distinct()[column] = d;
+      }
+      return Double.isNaN(d) ? d : d + s.bufferedRows();
+    }
   }
 
   /** The distinct values of a column of {@code rows} rows whose {@link #range} is {@code r}. */
@@ -117,11 +166,11 @@ public final class TravertineTable extends AbstractTable implements Translatable
   public double selectivity(Predicate p) {
     double rows = getStatistic().getRowCount();
     if (p instanceof Predicate.Compare c) {
-      return share(c, range(c.column()), rows);
+      return share(c, range(c.column()), knownDistinct(c.column()), rows);
     }
     if (p instanceof Predicate.In in) {
-      long[] r = range(in.column());
-      return Math.min(1, in.values().size() * (r == null ? 0.15 : 1 / distinct(rows, r)));
+      double d = knownDistinct(in.column());
+      return Math.min(1, in.values().size() * (Double.isNaN(d) ? 0.15 : 1 / d));
     }
     if (p instanceof Predicate.IsNull n) {
       return n.negated() ? 0.9 : 0.1;
@@ -137,7 +186,7 @@ public final class TravertineTable extends AbstractTable implements Translatable
           Predicate.Compare c = (Predicate.Compare) q;
           double[] b = bounds.computeIfAbsent(c.column(), k -> new double[] {0, 0});
           boolean upper = c.op() == Predicate.Op.LT || c.op() == Predicate.Op.LE;
-          b[upper ? 1 : 0] += 1 - share(c, r, rows); // the share each bound cuts away
+          b[upper ? 1 : 0] += 1 - share(c, r, Double.NaN, rows); // the share each bound cuts away
           continue;
         }
         s *= selectivity(q);
@@ -157,9 +206,12 @@ public final class TravertineTable extends AbstractTable implements Translatable
     return 0.5;
   }
 
-  /** The share of {@code rows} rows a comparison keeps, its column's {@link #range} being {@code r}. */
-  private static double share(Predicate.Compare c, long[] r, double rows) {
-    double eq = r == null ? 0.15 : 1 / distinct(rows, r);
+  /**
+   * The share of {@code rows} rows a comparison keeps, its column's {@link #range} being {@code r}
+   * and its {@link #knownDistinct} {@code distinct} (NaN: unknown).
+   */
+  private static double share(Predicate.Compare c, long[] r, double distinct, double rows) {
+    double eq = Double.isNaN(distinct) ? 0.15 : 1 / distinct;
     if (c.op() == Predicate.Op.EQ) {
       return eq;
     }

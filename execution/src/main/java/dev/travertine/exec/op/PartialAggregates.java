@@ -4,6 +4,7 @@ import dev.travertine.exec.agg.AggCall;
 import dev.travertine.exec.agg.HashAggregator;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.DataType;
+import dev.travertine.vector.HyperLogLog;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -18,7 +19,7 @@ import java.util.List;
  * groups later, in cache (DuckDB's radix-partitioned aggregation bounds its thread-local tables
  * the same way). Keys that repeat within a table's lifetime are still aggregated where they
  * occur. The table put aside is sorted by hash partition at once, while the cache holds it, and
- * its keys go into a HyperLogLog sketch ({@link DistinctEstimate}): while the worker has seen few
+ * its keys go into a HyperLogLog sketch ({@link HyperLogLog}): while the worker has seen few
  * distinct keys (they repeat, in whatever order), its next table may grow to hold them all, up to
  * {@code maxFlushGroups}, so tens of thousands of random keys cost no merge at all; past that, it
  * keeps to cache-sized tables.
@@ -79,7 +80,7 @@ final class PartialAggregates {
    */
   record Sorted(HashAggregator table, int[] starts) {
     /** Sorts {@code h} in place; its keys' hashes also go into {@code seen} (null: nowhere). */
-    static Sorted of(HashAggregator h, DistinctEstimate seen) {
+    static Sorted of(HashAggregator h, HyperLogLog seen) {
       int n = h.groups();
       int parts = 1 << FINE_BITS;
       int shift = 32 - FINE_BITS;
@@ -88,7 +89,7 @@ final class PartialAggregates {
       for (int g = 0; g < n; g++) {
         int hash = h.hash(g);
         if (seen != null) {
-          seen.add(hash);
+          seen.addValue(hash & 0xffffffffL);
         }
         int p = hash >>> shift;
         part[g] = p;
@@ -112,7 +113,7 @@ final class PartialAggregates {
     private HashAggregator current = prototype.emptyCopy();
     private final List<Sorted> full = new ArrayList<>();
     private long fullBytes;
-    private final DistinctEstimate seen = new DistinctEstimate();
+    private final HyperLogLog seen = new HyperLogLog();
     private int cap = flushGroups;
 
     void add(Batch b) {

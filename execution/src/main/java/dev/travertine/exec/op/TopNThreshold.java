@@ -59,12 +59,24 @@ final class TopNThreshold {
     return timestamp ? ((TimestampColumnVector) v).time[i] : Vectors.longAt(v, i);
   }
 
-  /** A full heap's worst row has first key {@code worst} (not NULL): tightens the threshold to it if it is better. */
-  synchronized void offer(long worst) {
-    if (!set || (descending ? worst > bound : worst < bound)) {
-      bound = worst;
-      set = true;
+  /**
+   * A full heap's worst row has first key {@code worst} (not NULL): tightens the threshold to it if
+   * it is better. Heaps offer once a batch; an offer that tightens nothing takes no lock.
+   */
+  void offer(long worst) {
+    if (!tighter(worst)) {
+      return;
     }
+    synchronized (this) {
+      if (tighter(worst)) {
+        bound = worst;
+        set = true;
+      }
+    }
+  }
+
+  private boolean tighter(long worst) {
+    return !set || (descending ? worst > bound : worst < bound);
   }
 
   /**

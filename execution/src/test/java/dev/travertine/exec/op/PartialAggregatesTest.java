@@ -192,20 +192,6 @@ class PartialAggregatesTest {
         () -> p.finish(new Workers(POOL, 2), () -> {}, limited));
   }
 
-  @Test void distinctEstimateIsWithinAFewPercent() {
-    for (int n : new int[] {10, 1000, 50_000, 2_000_000}) {
-      DistinctEstimate e = new DistinctEstimate();
-      Random rnd = new Random(n);
-      for (int i = 0; i < n; i++) {
-        int h = rnd.nextInt();
-        e.add(h);
-        e.add(h); // repeats count once
-      }
-      double err = Math.abs(e.estimate() - n) / (double) n;
-      assertTrue(err < 0.08, n + " estimated as " + e.estimate());
-    }
-  }
-
   @Test void workersRunEveryTaskOnceAndRethrowTheFirstFailure() {
     Workers pool = new Workers(POOL, 3);
     AtomicIntegerArray runs = new AtomicIntegerArray(100);

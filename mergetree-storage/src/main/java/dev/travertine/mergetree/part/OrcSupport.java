@@ -19,6 +19,9 @@ public final class OrcSupport {
   /** Key of the string columns written without a dictionary (comma-separated file column names). */
   public static final String DIRECT_STRINGS_KEY = "travertine.direct_strings";
 
+  /** Key of the columns' distinct-value sketches ({@link ColumnSketches}). */
+  public static final String DISTINCT_KEY = "travertine.distinct";
+
   private static final Configuration CONF = new Configuration(false);
 
   public static Configuration conf() {

@@ -40,6 +40,8 @@ public final class PartRef {
     volatile ColumnMapping mapping;
     volatile long[] columnBytes;
     volatile java.util.Set<String> directStrings;
+    /** Sketches by file column; an empty array when the file has none (parts written before them). */
+    volatile dev.travertine.vector.HyperLogLog[] distinct;
 
     SharedFile(GranuleIndex index) {
       this.index = index;
@@ -80,6 +82,16 @@ public final class PartRef {
   public java.util.Set<String> directStrings() {
     loadFooter();
     return file.directStrings;
+  }
+
+  /**
+   * The sketch of file column {@code f}'s distinct values ({@link ColumnSketches}), read with the
+   * footer; null for a file written without them. Callers must not change it.
+   */
+  public dev.travertine.vector.HyperLogLog distinct(int f) {
+    loadFooter();
+    dev.travertine.vector.HyperLogLog[] d = file.distinct;
+    return f < d.length ? d[f] : null;
   }
 
   public PartInfo info() {
@@ -159,7 +171,7 @@ public final class PartRef {
   private void loadFooter() {
     synchronized (file) {
       if (file.index != null && file.stripes != null && file.fileSchema != null && file.tail != null
-          && file.columnBytes != null && file.directStrings != null) {
+          && file.columnBytes != null && file.directStrings != null && file.distinct != null) {
         return;
       }
       try (Reader r = OrcSupport.openReader(fs, info.path(), info.bytesOnDisk())) {
@@ -181,6 +193,14 @@ public final class PartRef {
             ? java.util.Set.of(java.nio.charset.StandardCharsets.UTF_8.decode(
                 r.getMetadataValue(OrcSupport.DIRECT_STRINGS_KEY)).toString().split(","))
             : java.util.Set.of();
+        dev.travertine.vector.HyperLogLog[] sketches = null;
+        if (r.hasMetadataValue(OrcSupport.DISTINCT_KEY)) {
+          ByteBuffer d = r.getMetadataValue(OrcSupport.DISTINCT_KEY);
+          byte[] data = new byte[d.remaining()];
+          d.get(data);
+          sketches = ColumnSketches.deserialize(data, r.getSchema().getChildren().size());
+        }
+        file.distinct = sketches == null ? new dev.travertine.vector.HyperLogLog[0] : sketches;
         if (file.fileSchema == null) {
           file.fileSchema = OrcTypes.logical(r.getSchema());
         }

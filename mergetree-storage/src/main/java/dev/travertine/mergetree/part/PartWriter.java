@@ -47,6 +47,7 @@ public final class PartWriter implements AutoCloseable {
   private final Writer writer;
   private final VectorizedRowBatch batch;
   private final GranuleIndex.Builder index;
+  private final ColumnSketches sketches;
   private long rowsWritten;
   private boolean done;
   private final String directStrings;
@@ -98,6 +99,7 @@ public final class PartWriter implements AutoCloseable {
     long granulesPerStripe = granulesPerStripe(granularity);
     this.stripeRows = granulesPerStripe * granularity;
     this.index = new GranuleIndex.Builder(schema, granularity);
+    this.sketches = ColumnSketches.forSchema(schema);
     this.out = io.newOutputFile(path).create();
     OutputStream checksummed = new OutputStream() {
       @Override
@@ -163,8 +165,7 @@ public final class PartWriter implements AutoCloseable {
         && granularity % Block.CHUNK == 0) {
       // Rows already in order: hand the block's chunks to ORC as they are, no copy.
       for (VectorizedRowBatch chunk : block.chunks()) {
-        index.add(chunk);
-        writer.addRowBatch(forWriter(chunk));
+        write(chunk);
         rowsWritten += chunk.size;
         if (chunk.size == Block.CHUNK && rowsWritten % stripeRows == 0) {
           writer.writeIntermediateFooter();
@@ -305,6 +306,14 @@ public final class PartWriter implements AutoCloseable {
     return true;
   }
 
+  /** Hands a batch to ORC, its values to the granule index and the columns' sketches. */
+  private void write(VectorizedRowBatch b) throws IOException {
+    index.add(b);
+    VectorizedRowBatch stored = forWriter(b);
+    sketches.add(stored);
+    writer.addRowBatch(stored);
+  }
+
   private void afterAppend() throws IOException {
     if (batch.size == batch.getMaxSize() || (rowsWritten + batch.size) % stripeRows == 0) {
       flushBatch();
@@ -329,8 +338,7 @@ public final class PartWriter implements AutoCloseable {
     if (cancelled.getAsBoolean()) {
       throw new java.util.concurrent.CancellationException("cancelled: the database is closing");
     }
-    index.add(batch);
-    writer.addRowBatch(forWriter(batch));
+    write(batch);
     rowsWritten += batch.size;
     OrcBatches.resetBatch(batch);
     if (rowsWritten % stripeRows == 0) {
@@ -351,6 +359,7 @@ public final class PartWriter implements AutoCloseable {
       flushBatch();
       GranuleIndex gi = index.build();
       writer.addUserMetadata(OrcSupport.GRANULE_INDEX_KEY, ByteBuffer.wrap(gi.serialize()));
+      writer.addUserMetadata(OrcSupport.DISTINCT_KEY, ByteBuffer.wrap(sketches.serialize()));
       if (!directStrings.isEmpty()) {
         writer.addUserMetadata(OrcSupport.DIRECT_STRINGS_KEY,
             ByteBuffer.wrap(directStrings.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
