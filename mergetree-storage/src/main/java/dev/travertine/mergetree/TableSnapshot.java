@@ -71,13 +71,18 @@ public final class TableSnapshot implements AutoCloseable {
    * The sketch of column {@code c}'s distinct non-NULL values in the parts (the union of theirs,
    * {@link dev.travertine.mergetree.part.ColumnSketches}), or null when a part with rows has none for
    * it: written before parts had sketches, or before the column was added or retyped. The insert
-   * buffer is not in it. Values changed by pending mutations are not either.
+   * buffer is not in it. Values changed by pending mutations are not either. Without {@code
+   * readFooters}, also null when a part's footer has not been read yet (the sketches are in it:
+   * a planner on remote storage asks without, so planning makes no request per part).
    */
-  public dev.travertine.vector.HyperLogLog distinct(int c) {
+  public dev.travertine.vector.HyperLogLog distinct(int c, boolean readFooters) {
     dev.travertine.vector.HyperLogLog out = new dev.travertine.vector.HyperLogLog();
     for (PartRef p : parts) {
       if (p.info().rows() == 0) {
         continue;
+      }
+      if (!readFooters && !p.footerRead()) {
+        return null;
       }
       dev.travertine.mergetree.part.ColumnMapping m = p.mapping(definition.schema());
       dev.travertine.vector.HyperLogLog h = m.sameType(c) ? p.distinct(m.fileColumn(c)) : null;

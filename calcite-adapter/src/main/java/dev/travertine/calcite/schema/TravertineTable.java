@@ -110,13 +110,23 @@ public final class TravertineTable extends AbstractTable implements Translatable
       }
       double d = c.distinct()[column];
       if (d == -1) {
+        // On remote storage only footers read already (by scans) are asked: no request per part
+        // while planning; the estimate improves once the table has been read.
+        boolean remote = s.parts().stream().anyMatch(dev.travertine.mergetree.part.PartRef::remote);
         dev.travertine.vector.HyperLogLog h;
         try {
-          h = s.distinct(column);
+          h = s.distinct(column, !remote);
         } catch (RuntimeException e) { // an unreadable footer fails the scan, not the estimate
           h = null;
         }
-        d = h == null ? Double.NaN : h.estimate();
+        if (h == null) {
+          if (remote) {
+            return Double.NaN; // asked again next time: footers may have been read meanwhile
+          }
+          d = Double.NaN;
+        } else {
+          d = h.estimate();
+        }
         c.distinct()[column] = d;
       }
       return Double.isNaN(d) ? d : d + s.bufferedRows();

@@ -140,20 +140,20 @@ public final class ColumnSketches {
   }
 
   /**
-   * Reads {@link #serialize}'s bytes: one sketch per file column, or null when they are not sketches
-   * of that many columns (a file of another writer: the planner then estimates without them).
+   * File column {@code f}'s sketch from {@link #serialize}'s bytes of a file of {@code fileColumns}
+   * columns, or null when they are not sketches of that many columns (a file of another writer:
+   * the planner then estimates without them).
    */
-  public static HyperLogLog[] deserialize(byte[] data, int fileColumns) {
+  public static HyperLogLog column(byte[] data, int fileColumns, int f) {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
-      if (in.readByte() != VERSION || in.readShort() != fileColumns) {
+      if (in.readByte() != VERSION || in.readShort() != fileColumns || f < 0 || f >= fileColumns) {
         return null;
       }
-      HyperLogLog[] out = new HyperLogLog[fileColumns];
-      for (int c = 0; c < fileColumns; c++) {
-        out[c] = HyperLogLog.readFrom(in);
+      for (int c = 0; c < f; c++) {
+        HyperLogLog.readFrom(in);
       }
-      return in.available() == 0 ? out : null;
+      return HyperLogLog.readFrom(in);
     } catch (IOException | IllegalArgumentException e) {
       return null;
     }

@@ -40,8 +40,11 @@ public final class PartRef {
     volatile ColumnMapping mapping;
     volatile long[] columnBytes;
     volatile java.util.Set<String> directStrings;
-    /** Sketches by file column; an empty array when the file has none (parts written before them). */
-    volatile dev.travertine.vector.HyperLogLog[] distinct;
+    /**
+     * The footer's sketches as written ({@link ColumnSketches#serialize}: sparse for small parts),
+     * an empty array when the file has none (parts written before them); parsed per column when asked.
+     */
+    volatile byte[] distinct;
 
     SharedFile(GranuleIndex index) {
       this.index = index;
@@ -85,13 +88,18 @@ public final class PartRef {
   }
 
   /**
-   * The sketch of file column {@code f}'s distinct values ({@link ColumnSketches}), read with the
-   * footer; null for a file written without them. Callers must not change it.
+   * The sketch of file column {@code f}'s distinct values ({@link ColumnSketches}), from the footer
+   * (read now if it was not yet: a request on remote storage); null for a file written without them.
    */
   public dev.travertine.vector.HyperLogLog distinct(int f) {
     loadFooter();
-    dev.travertine.vector.HyperLogLog[] d = file.distinct;
-    return f < d.length ? d[f] : null;
+    byte[] d = file.distinct;
+    return d.length == 0 ? null : ColumnSketches.column(d, fileSchema().getChildren().size(), f);
+  }
+
+  /** Whether the file's footer has been read already (asking what it holds makes no request). */
+  public boolean footerRead() {
+    return file.distinct != null;
   }
 
   public PartInfo info() {
@@ -193,14 +201,13 @@ public final class PartRef {
             ? java.util.Set.of(java.nio.charset.StandardCharsets.UTF_8.decode(
                 r.getMetadataValue(OrcSupport.DIRECT_STRINGS_KEY)).toString().split(","))
             : java.util.Set.of();
-        dev.travertine.vector.HyperLogLog[] sketches = null;
+        byte[] sketches = new byte[0];
         if (r.hasMetadataValue(OrcSupport.DISTINCT_KEY)) {
           ByteBuffer d = r.getMetadataValue(OrcSupport.DISTINCT_KEY);
-          byte[] data = new byte[d.remaining()];
-          d.get(data);
-          sketches = ColumnSketches.deserialize(data, r.getSchema().getChildren().size());
+          sketches = new byte[d.remaining()];
+          d.get(sketches);
         }
-        file.distinct = sketches == null ? new dev.travertine.vector.HyperLogLog[0] : sketches;
+        file.distinct = sketches;
         if (file.fileSchema == null) {
           file.fileSchema = OrcTypes.logical(r.getSchema());
         }
