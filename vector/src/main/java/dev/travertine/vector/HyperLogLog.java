@@ -4,8 +4,8 @@ package dev.travertine.vector;
  * A HyperLogLog sketch (Flajolet et al.): about how many distinct values were added, within a
  * few percent (standard error 1.04 / √2048 ≈ 2.3 %), in 2,048 one-byte registers. Sketches of
  * the same values union exactly ({@link #merge}), so a table's sketch is the union of its parts'.
- * Values go in as 64-bit hashes: {@link #add(long)} takes one already well mixed, {@link
- * #addValue(long)} mixes a raw value first. A partial aggregate tells repeating keys from unique
+ * Values go in as 64-bit hashes: {@link #add(long)} takes one already well mixed ({@link Hashing}),
+ * {@link #addValue(long)} mixes a raw value first. A partial aggregate tells repeating keys from unique
  * ones with it; each part stores one per column for the planner's distinct counts.
  */
 public final class HyperLogLog {
@@ -16,9 +16,6 @@ public final class HyperLogLog {
 
   private static final int DENSE = 1;
   private static final int SPARSE = 2;
-
-  private static final java.lang.invoke.VarHandle LONGS =
-      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
   private final byte[] registers;
 
@@ -39,33 +36,9 @@ public final class HyperLogLog {
     }
   }
 
-  /** Adds a raw value (a long, a double's bits, a weaker hash): mixed first. */
+  /** Adds a raw value (a long, a double's bits, a weaker hash): mixed first ({@link Hashing#mix64}). */
   public void addValue(long value) {
-    add(mix(value));
-  }
-
-  /** A 64-bit finalizer (MurmurHash3's): every input bit flips each output bit with probability ½. */
-  public static long mix(long v) {
-    v ^= v >>> 33;
-    v *= 0xff51afd7ed558ccdL;
-    v ^= v >>> 33;
-    v *= 0xc4ceb9fe1a85ec53L;
-    return v ^ (v >>> 33);
-  }
-
-  /** A 64-bit hash of {@code n} bytes from {@code s} (FNV-1a eight bytes at a time, then {@link #mix}). */
-  public static long hash(byte[] b, int s, int n) {
-    long h = 0xcbf29ce484222325L ^ n;
-    int i = s;
-    int end = s + n;
-    for (; i + 8 <= end; i += 8) {
-      h = (h ^ (long) LONGS.get(b, i)) * 0x100000001b3L;
-      h ^= h >>> 29;
-    }
-    for (; i < end; i++) {
-      h = (h ^ (b[i] & 0xff)) * 0x100000001b3L;
-    }
-    return mix(h);
+    add(Hashing.mix64(value));
   }
 
   /** Adds every value {@code other} holds (the sketch of the union of both sets). */

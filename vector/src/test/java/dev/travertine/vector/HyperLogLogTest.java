@@ -95,17 +95,17 @@ class HyperLogLogTest {
 
   @Test void stringHashesDependOnEveryByteAndTheLength() {
     byte[] x = "https://example.com/path?q=1".getBytes(StandardCharsets.UTF_8);
-    long h = HyperLogLog.hash(x, 0, x.length);
+    long h = Hashing.bytes(x, 0, x.length);
     for (int i = 0; i < x.length; i++) {
       byte[] y = x.clone();
       y[i] ^= 1;
-      assertNotEquals(h, HyperLogLog.hash(y, 0, y.length), "byte " + i);
+      assertNotEquals(h, Hashing.bytes(y, 0, y.length), "byte " + i);
     }
-    assertNotEquals(HyperLogLog.hash(new byte[8], 0, 7), HyperLogLog.hash(new byte[8], 0, 8));
+    assertNotEquals(Hashing.bytes(new byte[8], 0, 7), Hashing.bytes(new byte[8], 0, 8));
     HyperLogLog s = new HyperLogLog();
     for (int i = 0; i < 100_000; i++) {
       byte[] v = ("user-" + i).getBytes(StandardCharsets.UTF_8);
-      s.add(HyperLogLog.hash(v, 0, v.length));
+      s.add(Hashing.bytes(v, 0, v.length));
     }
     assertNear(100_000, s.estimate());
   }

@@ -78,11 +78,7 @@ public abstract sealed class GroupTable permits NoKeys, LongKeys, StringKeys, Tu
   public void reserve(int groups) {}
 
   static int mix(long x) {
-    x ^= x >>> 33;
-    x *= 0xff51afd7ed558ccdL;
-    x ^= x >>> 33;
-    x *= 0xc4ceb9fe1a85ec53L;
-    return (int) (x ^ (x >>> 33));
+    return (int) dev.travertine.vector.Hashing.mix64(x);
   }
 
   /** The hash of a NULL key. */

@@ -1,6 +1,7 @@
 package dev.travertine.exec.join;
 
 import dev.travertine.vector.DictionaryVector;
+import dev.travertine.vector.Hashing;
 import dev.travertine.vector.Int32Vector;
 import dev.travertine.vector.IntegerVector;
 import dev.travertine.vector.Predicate;
@@ -149,20 +150,13 @@ public final class KeyFilter {
     for (int r = 0; r < rows; r++) {
       int i = rep ? 0 : r;
       if (keys.noNulls || !keys.isNull[i]) {
-        long h = mix(v[i]);
+        long h = Hashing.mix64(v[i]);
         words[(int) (h >>> f.shift)] |= (1L << h) | (1L << (h >>> 6));
       }
     }
     return f;
   }
 
-  private static long mix(long x) {
-    x ^= x >>> 33;
-    x *= 0xff51afd7ed558ccdL;
-    x ^= x >>> 33;
-    x *= 0xc4ceb9fe1a85ec53L;
-    return x ^ (x >>> 33);
-  }
 
   /** Whether the filter tests strings (by their hash) rather than long-backed values. */
   public boolean onStrings() {
@@ -214,7 +208,7 @@ public final class KeyFilter {
       return Arrays.binarySearch(exact, x) >= 0;
     }
     if (words != null) {
-      long h = mix(x);
+      long h = Hashing.mix64(x);
       long m = (1L << h) | (1L << (h >>> 6));
       return (words[(int) (h >>> shift)] & m) == m;
     }

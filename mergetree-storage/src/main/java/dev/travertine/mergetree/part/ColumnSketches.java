@@ -2,6 +2,7 @@ package dev.travertine.mergetree.part;
 
 import dev.travertine.mergetree.schema.TableSchema;
 import dev.travertine.vector.Decimals;
+import dev.travertine.vector.Hashing;
 import dev.travertine.vector.HyperLogLog;
 import dev.travertine.vector.TypeKind;
 import java.io.ByteArrayInputStream;
@@ -93,14 +94,14 @@ public final class ColumnSketches {
       BytesColumnVector b = (BytesColumnVector) v;
       for (int i = 0; i < n; i++) {
         if (!nulls || !v.isNull[i]) {
-          h.add(HyperLogLog.hash(b.vector[i], b.start[i], b.length[i]));
+          h.add(Hashing.bytes(b.vector[i], b.start[i], b.length[i]));
         }
       }
     } else if (kind == TypeKind.TIMESTAMP) {
       TimestampColumnVector t = (TimestampColumnVector) v;
       for (int i = 0; i < n; i++) {
         if (!nulls || !v.isNull[i]) {
-          h.addValue(HyperLogLog.mix(t.time[i]) ^ t.nanos[i]);
+          h.addValue(Hashing.mix64(t.time[i]) ^ t.nanos[i]);
         }
       }
     } else if (kind == TypeKind.DECIMAL) {

@@ -55,7 +55,7 @@ public final class StringCardinality {
         if (!v.noNulls && v.isNull[i]) {
           continue;
         }
-        seen.add(hash(v.vector[i], v.start[i], v.length[i]));
+        seen.add(dev.travertine.vector.Hashing.bytes(v.vector[i], v.start[i], v.length[i]));
         if (seen.size() > limit) {
           out.add(col.storage());
           break;
@@ -63,13 +63,5 @@ public final class StringCardinality {
       }
     }
     return out;
-  }
-
-  private static long hash(byte[] b, int s, int n) {
-    long h = 0xcbf29ce484222325L;
-    for (int i = s; i < s + n; i++) {
-      h = (h ^ b[i]) * 0x100000001b3L;
-    }
-    return h ^ (h >>> 29);
   }
 }
