@@ -50,6 +50,19 @@ class VectorizedLimitsTest {
     }
   }
 
+  /**
+   * Joins spill by default: max_bytes_in_join defaults to a quarter of the heap (at least 64 MiB),
+   * not 0 (never), so a build side that does not fit goes to disk instead of failing the query.
+   */
+  @Test
+  void joinsSpillPastAQuarterOfTheHeapByDefault() throws Exception {
+    try (Connection c = connect(dir)) {
+      long quarter = Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4);
+      assertEquals(quarter + ", " + quarter + ", false",
+          one(c, "SELECT \"value\", \"default\", changed FROM system.settings WHERE name = 'max_bytes_in_join'"));
+    }
+  }
+
   /** KILL QUERY stops a join whose build side spilled (max_bytes_in_join), and no spill file is left. */
   @Test
   void killQueryStopsASpilledJoinAndLeavesNoFile() throws Exception {
