@@ -57,15 +57,6 @@ public final class ColumnSketches {
     return new ColumnSketches(h, k, s);
   }
 
-  /** Column {@code c}'s sketch (file column order). */
-  public HyperLogLog column(int c) {
-    return columns[c];
-  }
-
-  public int size() {
-    return columns.length;
-  }
-
   /** Adds the values of {@code batch}'s rows, laid out like the schema. */
   public void add(VectorizedRowBatch batch) {
     for (int c = 0; c < columns.length; c++) {
