@@ -89,8 +89,11 @@ public final class TravertineTable extends AbstractTable implements Translatable
     return Double.isNaN(sketched) ? d : Math.max(1, Math.min(d, sketched));
   }
 
-  /** Per column, the parts' sketched distinct count plus the buffered rows, for one set of parts. */
-  private record Sketched(long[] files, double[] distinct) {}
+  /**
+   * Per column, the parts' sketched distinct count, for one set of parts under one schema (an
+   * ALTER keeps the parts but moves, adds and drops columns).
+   */
+  private record Sketched(long[] files, dev.travertine.mergetree.schema.TableSchema schema, double[] distinct) {}
 
   private volatile Sketched sketched;
 
@@ -101,11 +104,12 @@ public final class TravertineTable extends AbstractTable implements Translatable
       for (int i = 0; i < files.length; i++) {
         files[i] = s.parts().get(i).fileId();
       }
+      dev.travertine.mergetree.schema.TableSchema schema = s.definition().schema();
       Sketched c = sketched;
-      if (c == null || !java.util.Arrays.equals(c.files(), files)) {
-        double[] d = new double[table.definition().schema().size()];
+      if (c == null || c.schema() != schema || !java.util.Arrays.equals(c.files(), files)) {
+        double[] d = new double[schema.size()];
         java.util.Arrays.fill(d, -1);
-        c = new Sketched(files, d);
+        c = new Sketched(files, schema, d);
         sketched = c;
       }
       double d = c.distinct()[column];
