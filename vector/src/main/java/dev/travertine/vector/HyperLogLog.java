@@ -131,6 +131,18 @@ public final class HyperLogLog {
     return new HyperLogLog(r);
   }
 
+  /** Passes over a sketch {@link #writeTo} wrote, reading only its mode and length. */
+  public static void skip(java.io.DataInput in) throws java.io.IOException {
+    int mode = in.readByte();
+    int n = mode == DENSE ? SIZE : mode == SPARSE ? 3 * in.readShort() : -1;
+    if (n < 0) {
+      throw new IllegalArgumentException("Not a HyperLogLog sketch: mode " + mode);
+    }
+    if (in.skipBytes(n) != n) {
+      throw new java.io.EOFException("A HyperLogLog sketch cut short");
+    }
+  }
+
   public HyperLogLog copy() {
     return new HyperLogLog(registers.clone());
   }

@@ -11,6 +11,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -85,6 +86,32 @@ class HyperLogLogTest {
       assertEquals(a.estimate(), u.estimate());
       assertTrue(b.length <= (n < 600 ? 3 + 3 * n : 1 + HyperLogLog.SIZE), n + " values took " + b.length + " bytes");
     }
+    // skipping passes over a sparse and a dense sketch to the one after them
+    HyperLogLog sparse = new HyperLogLog();
+    HyperLogLog dense = new HyperLogLog();
+    HyperLogLog last = new HyperLogLog();
+    for (long v = 0; v < 50_000; v++) {
+      dense.addValue(v);
+      last.addValue(v * 3);
+      if (v < 20) {
+        sparse.addValue(v);
+      }
+    }
+    ByteArrayOutputStream three = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(three);
+    sparse.writeTo(out);
+    dense.writeTo(out);
+    last.writeTo(out);
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(three.toByteArray()));
+    HyperLogLog.skip(in);
+    HyperLogLog.skip(in);
+    assertEquals(last.estimate(), HyperLogLog.readFrom(in).estimate());
+    assertEquals(0, in.available());
+    byte[] cut = Arrays.copyOf(bytes(dense), 100);
+    assertThrows(IOException.class, () -> HyperLogLog.skip(new DataInputStream(new ByteArrayInputStream(cut))));
+    assertThrows(IllegalArgumentException.class,
+        () -> HyperLogLog.skip(new DataInputStream(new ByteArrayInputStream(new byte[] {7, 0, 0}))));
+
     assertThrows(IllegalArgumentException.class, () -> read(new byte[] {7, 0, 0}));
     byte[] bad = new byte[1 + HyperLogLog.SIZE];
     bad[0] = 1;

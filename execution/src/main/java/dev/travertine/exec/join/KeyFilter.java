@@ -157,7 +157,6 @@ public final class KeyFilter {
     return f;
   }
 
-
   /** Whether the filter tests strings (by their hash) rather than long-backed values. */
   public boolean onStrings() {
     return hashed;

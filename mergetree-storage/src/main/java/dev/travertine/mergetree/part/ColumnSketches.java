@@ -143,7 +143,7 @@ public final class ColumnSketches {
         return null;
       }
       for (int c = 0; c < f; c++) {
-        HyperLogLog.readFrom(in);
+        HyperLogLog.skip(in);
       }
       return HyperLogLog.readFrom(in);
     } catch (IOException | IllegalArgumentException e) {
