@@ -601,14 +601,16 @@ SqlNode SqlCheckTableQuery() :
 }
 
 /**
- * Parses "SYSTEM FLUSH [TABLE name]", "SYSTEM STOP MERGES [name]" and
- * "SYSTEM START MERGES [name]".
+ * Parses "SYSTEM FLUSH [TABLE name]", "SYSTEM STOP MERGES [name]",
+ * "SYSTEM START MERGES [name]" and "SYSTEM DROP UNCOMPRESSED CACHE".
  */
 SqlNode SqlSystemCommand() :
 {
     final Span s;
     final SqlSystemCommand.Kind kind;
     SqlIdentifier table = null;
+    SqlIdentifier what;
+    SqlIdentifier cache;
 }
 {
     <SYSTEM> { s = span(); }
@@ -621,6 +623,14 @@ SqlNode SqlSystemCommand() :
     |
         <START> <MERGES> { kind = SqlSystemCommand.Kind.START_MERGES; }
         [ table = CompoundIdentifier() ]
+    |
+        <DROP> what = SimpleIdentifier() cache = SimpleIdentifier() {
+            if (!what.getSimple().equalsIgnoreCase("UNCOMPRESSED") || !cache.getSimple().equalsIgnoreCase("CACHE")) {
+                throw new ParseException("Unknown cache in SYSTEM DROP " + what.getSimple() + " "
+                    + cache.getSimple() + ": the cache that can be dropped is SYSTEM DROP UNCOMPRESSED CACHE");
+            }
+            kind = SqlSystemCommand.Kind.DROP_UNCOMPRESSED_CACHE;
+        }
     )
     {
         return new SqlSystemCommand(s.end(this), kind, table);

@@ -138,11 +138,7 @@ final class TpchData {
     StringBuilder note = new StringBuilder();
     long t0 = System.nanoTime();
     for (Table t : TABLES) {
-      BenchSql.exec(c, "CREATE TABLE " + t.name() + " " + t.columnDefinitions() + " ENGINE = MergeTree ORDER BY ("
-          + t.primaryKey() + ")");
-      dev.travertine.calcite.dml.TableLoad.load(c, new dev.travertine.calcite.dml.TableLoad.Request(t.name(),
-          dev.travertine.formats.TextFormat.csv().withHeader(false), 0,
-          List.of(dev.travertine.formats.BulkLoad.Source.file(dir.resolve(t.name() + ".csv"))), null, null));
+      createAndLoadTravertine(c, t, t.name(), dir.resolve(t.name() + ".csv"));
     }
     long t1 = System.nanoTime();
     for (Table t : TABLES) {
@@ -153,14 +149,33 @@ final class TpchData {
     return note.toString();
   }
 
+  /** Creates table {@code name} with {@code t}'s columns and sort key in Travertine and loads {@code csv} into it. */
+  static void createAndLoadTravertine(Connection c, Table t, String name, Path csv) throws Exception {
+    BenchSql.exec(c, "CREATE TABLE " + name + " " + t.columnDefinitions() + " ENGINE = MergeTree ORDER BY ("
+        + t.primaryKey() + ")");
+    dev.travertine.calcite.dml.TableLoad.load(c, new dev.travertine.calcite.dml.TableLoad.Request(name,
+        dev.travertine.formats.TextFormat.csv().withHeader(false), 0,
+        List.of(dev.travertine.formats.BulkLoad.Source.file(csv)), null, null));
+  }
+
   /** Creates the tables in DuckDB and loads the CSV files. */
   static void loadDuckDb(Connection c, Path dir) throws SQLException {
     for (Table t : TABLES) {
-      BenchSql.exec(c, "CREATE TABLE " + t.name() + " " + t.columnDefinitions());
-      BenchSql.exec(c, "COPY " + t.name() + " FROM '" + dir.resolve(t.name() + ".csv").toAbsolutePath()
-          + "' (FORMAT csv, HEADER false, QUOTE '\"')");
+      createAndLoadDuckDb(c, t, t.name(), dir.resolve(t.name() + ".csv"));
     }
     BenchSql.exec(c, "CHECKPOINT");
+  }
+
+  /** Creates table {@code name} with {@code t}'s columns in DuckDB and loads {@code csv} into it. */
+  static void createAndLoadDuckDb(Connection c, Table t, String name, Path csv) throws SQLException {
+    BenchSql.exec(c, "CREATE TABLE " + name + " " + t.columnDefinitions());
+    BenchSql.exec(c, "COPY " + name + " FROM '" + csv.toAbsolutePath() + "' (FORMAT csv, HEADER false, QUOTE '\"')");
+  }
+
+  /** The table named {@code name}. */
+  static Table table(String name) {
+    return TABLES.stream().filter(t -> t.name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("No TPC-H table " + name));
   }
 
   /** Query {@code n} (1..22). */

@@ -147,6 +147,32 @@ class UncompressedCacheSqlTest {
     }
   }
 
+  /** ClickHouse's SYSTEM DROP UNCOMPRESSED CACHE: the next query decodes again and answers the same. */
+  @Test
+  void systemDropUncompressedCacheEmptiesIt() throws Exception {
+    try (Connection c = fourParts("jdbc:travertine:" + dir)) {
+      exec(c, "SET use_uncompressed_cache = 1");
+      String cold = one(c, SUM);
+      assertEquals(8, misses(c), "4 parts x (v, s)");
+      assertEquals(8, metric(c, "UncompressedCacheCells"));
+      assertTrue(metric(c, "UncompressedCacheBytes") > 0);
+      exec(c, "SYSTEM DROP UNCOMPRESSED CACHE");
+      assertEquals(0, metric(c, "UncompressedCacheCells"));
+      assertEquals(0, metric(c, "UncompressedCacheBytes"));
+      assertEquals(cold, one(c, SUM));
+      assertEquals(0, hits(c), "every column was decoded again");
+      assertEquals(16, misses(c));
+      assertEquals(cold, one(c, SUM));
+      assertEquals(8, hits(c));
+      exec(c, "system drop uncompressed cache");
+      assertEquals(0, metric(c, "UncompressedCacheCells"));
+
+      SQLException e = assertThrows(SQLException.class, () -> exec(c, "SYSTEM DROP MARK CACHE"));
+      assertTrue(e.getMessage().contains("SYSTEM DROP UNCOMPRESSED CACHE"), e.getMessage());
+      assertEquals(cold, one(c, SUM), "the session goes on");
+    }
+  }
+
   @Test
   void alteredColumnsAreReadAsTheyAreNow() throws Exception {
     try (Connection c = fourParts("jdbc:travertine:" + dir)) {

@@ -17,15 +17,17 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Parse tree for {@code SYSTEM FLUSH [TABLE name]}, {@code SYSTEM STOP MERGES [name]} and
- * {@code SYSTEM START MERGES [name]} (kind OTHER_DDL).
+ * Parse tree for {@code SYSTEM FLUSH [TABLE name]}, {@code SYSTEM STOP MERGES [name]},
+ * {@code SYSTEM START MERGES [name]} and {@code SYSTEM DROP UNCOMPRESSED CACHE} (kind OTHER_DDL).
  */
 public class SqlSystemCommand extends SqlDdl {
   /** Which SYSTEM command. */
   public enum Kind {
     FLUSH("FLUSH"),
     STOP_MERGES("STOP MERGES"),
-    START_MERGES("START MERGES");
+    START_MERGES("START MERGES"),
+    /** Empties the decoded-column cache ({@code use_uncompressed_cache}) of the whole engine. */
+    DROP_UNCOMPRESSED_CACHE("DROP UNCOMPRESSED CACHE");
 
     /** The SQL words after SYSTEM. */
     public final String sql;

@@ -499,6 +499,13 @@ public final class TravertineDdlExecutor implements DdlExecutor {
   // ---------------------------------------------------------------- SYSTEM, SET
 
   private void system(TravertineSession session, SqlSystemCommand s) throws IOException {
+    if (s.kind == SqlSystemCommand.Kind.DROP_UNCOMPRESSED_CACHE) {
+      var cache = session.database().context().columnCache();
+      if (cache != null) {
+        cache.clear();
+      }
+      return;
+    }
     List<MergeTreeTable> targets = s.table == null ? session.database().tables()
         : List.of(session.requireTable(name(s.table)));
     for (MergeTreeTable t : targets) {

@@ -329,6 +329,8 @@ class TravertineParserTest {
       "SYSTEM FLUSH t",
       "SYSTEM STOP t",
       "SYSTEM MERGES",
+      "SYSTEM DROP MARK CACHE",
+      "SYSTEM DROP UNCOMPRESSED",
       "TRUNCATE t",
       "DROP TABLE t CASCADE RESTRICT",
   })
@@ -499,6 +501,10 @@ class TravertineParserTest {
     assertEquals(SqlSystemCommand.Kind.START_MERGES, start.kind);
     assertEquals(List.of("db", "hits"), start.table.names);
     assertInstanceOf(SqlSystemCommand.class, start.clone(start.getParserPosition()));
+    final SqlSystemCommand drop = parseAs("system drop Uncompressed Cache", SqlSystemCommand.class);
+    assertEquals(SqlSystemCommand.Kind.DROP_UNCOMPRESSED_CACHE, drop.kind);
+    assertNull(drop.table);
+    assertEquals("SYSTEM DROP UNCOMPRESSED CACHE", drop.toString());
   }
 
   // ---------------------------------------------------------------- SET / RESET / ALTER SESSION

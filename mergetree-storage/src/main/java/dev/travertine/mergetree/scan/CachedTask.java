@@ -51,6 +51,13 @@ final class CachedTask {
   /** Whether the consumer takes {@link IntegerVector}s; otherwise cached narrow ones are widened. */
   private final boolean narrow;
   private int[] sizes = new int[16];
+  /**
+   * By batch column: a vector the reader decoded into that the cache kept a copy of (a narrowed
+   * integer, a dictionary-encoded string) and no batch handed on holds, so the next read reuses it
+   * instead of allocating (newBatch and combine both run in the task's reading thread, one after
+   * the other).
+   */
+  private ColumnVector[] reusable;
   private boolean filling;
   private int batch;
   private long batchStart;
@@ -187,8 +194,17 @@ final class CachedTask {
     var children = orcSchema.getChildren();
     VectorizedRowBatch b = new VectorizedRowBatch(children.size(), batchSize);
     for (int c = 0; c < children.size(); c++) {
-      b.cols[c] = !readInclude[c + 1] ? null : org.apache.orc.impl.TypeUtils.createColumn(children.get(c),
-          ScanBatches.DECIMAL_FORM, batchSize);
+      if (!readInclude[c + 1]) {
+        continue;
+      }
+      ColumnVector v = reusable != null ? reusable[c] : null;
+      if (v != null) {
+        reusable[c] = null;
+        v.reset();
+      } else {
+        v = org.apache.orc.impl.TypeUtils.createColumn(children.get(c), ScanBatches.DECIMAL_FORM, batchSize);
+      }
+      b.cols[c] = v;
     }
     return b;
   }
@@ -225,9 +241,14 @@ final class CachedTask {
       if (hits[i] != null) {
         cols[columns[i]] = handOut(hits[i].vectors()[batch]);
       } else if (filling) {
-        ColumnVector kept = fill[i].add(cols[columns[i]], b.size);
-        if (narrow) {
-          cols[columns[i]] = kept;
+        ColumnVector read = cols[columns[i]];
+        ColumnVector kept = fill[i].add(read, b.size);
+        if (narrow && kept != read) {
+          cols[columns[i]] = kept; // the batch hands on the copy: the reader's vector is free again
+          if (reusable == null) {
+            reusable = new ColumnVector[cols.length];
+          }
+          reusable[columns[i]] = read;
         }
         held += fill[i].bytes();
       }
