@@ -211,6 +211,34 @@ class VectorizedJoinDifferentialTest {
    * A build side matching under a quarter of a probe batch (its output gathered, not aligned),
    * decimals of both sides and of a missing side by reference.
    */
+  /**
+   * A common table expression read by two build sides (TPC-H Q15's shape: joined with a dimension
+   * and compared with its own maximum) runs once, its result read by both: EXPLAIN says so and
+   * the rows are Calcite's. Also when the shared part holds a join of its own, when it is empty,
+   * and when only one of its uses repeats it (nothing to share).
+   */
+  @Test
+  void sharedSubplans() throws SQLException {
+    String q15 = "WITH r AS (SELECT a, sum(dc * (1 - 0.05)) AS t FROM f WHERE x > 10 GROUP BY a) "
+        + "SELECT d.id, d.name, r.t FROM d, r WHERE d.id = r.a AND r.t = (SELECT max(t) FROM r) ORDER BY d.id";
+    String joined = "WITH r AS (SELECT d.grp, count(*) AS n, sum(f.dc) AS t FROM f JOIN d ON f.a = d.id "
+        + "WHERE f.s LIKE 'a%' GROUP BY d.grp) "
+        + "SELECT m.a, r1.n, r1.t, r2.n, r2.t FROM m JOIN r r1 ON m.a = r1.grp JOIN r r2 ON m.a = r2.grp + 1 WHERE m.w > 10";
+    String empty = "WITH r AS (SELECT a, count(*) AS t FROM f WHERE x > 1000 GROUP BY a) "
+        + "SELECT d.id, r.t FROM d, r WHERE d.id = r.a AND r.t >= (SELECT max(t) FROM r)";
+    String twiceBelowMain = "WITH r AS (SELECT a, count(*) AS n FROM m GROUP BY a) "
+        + "SELECT f.k, r1.n, r2.n FROM f JOIN r r1 ON f.a = r1.a JOIN r r2 ON f.a = r2.a + 1 WHERE f.k < 800";
+    for (String q : List.of(q15, joined, empty, twiceBelowMain)) {
+      String plan = explain(c, q);
+      assertTrue(plan.contains("shared=[1 subplan run once"), q + "\n" + plan);
+      check(q);
+    }
+    String once = "WITH r AS (SELECT a, count(*) AS n FROM m GROUP BY a) "
+        + "SELECT f.k, r.n FROM f JOIN r ON f.a = r.a WHERE f.k < 800";
+    assertFalse(explain(c, once).contains("shared="), explain(c, once));
+    check(once);
+  }
+
   @Test
   void selectiveJoinsAndDecimals() throws SQLException {
     check("SELECT f.k, f.dc, d.dc, d.name FROM f JOIN d ON f.a = d.id WHERE d.grp = 2");

@@ -11,6 +11,7 @@ import dev.travertine.calcite.vectorized.VectorizedSpec;
 import dev.travertine.exec.op.FragmentRunner;
 import dev.travertine.exec.op.MemoryTracker;
 import dev.travertine.exec.op.ScanSource;
+import dev.travertine.exec.op.SharedResult;
 import dev.travertine.exec.op.Workers;
 import dev.travertine.mergetree.MergeTreeTable;
 import dev.travertine.mergetree.TableSnapshot;
@@ -80,6 +81,25 @@ public final class VectorizedRuntime {
     long rowsRead();
 
     long bytesRead();
+  }
+
+  /** A shared subplan's result as a build side's scan: it reads no table (its own scans count what they read). */
+  private record SharedSource(SharedResult result) implements CountedSource {
+    @Override public BatchIterator open(BatchStage.Factory stages, long limit, RowFilter prewhere) throws IOException {
+      return result.open(stages, limit, prewhere);
+    }
+
+    @Override public Statistics statistics() {
+      return null;
+    }
+
+    @Override public long rowsRead() {
+      return 0;
+    }
+
+    @Override public long bytesRead() {
+      return 0;
+    }
   }
 
   /** The fragment's scan: the spec's table, filter and order with the session's read settings. */
@@ -194,6 +214,8 @@ public final class VectorizedRuntime {
     private final CountedSource source;
     /** The scans of the joins' build sides (source k at k - 1), opened when the fragment starts. */
     private final List<CountedSource> builds = new ArrayList<>();
+    /** The subplans among them run once for several uses, released when the rows close. */
+    private final List<SharedResult> shared = new ArrayList<>();
     private final QueryContext query;
     private final TypeKind[] kinds;
 
@@ -267,12 +289,25 @@ public final class VectorizedRuntime {
           if (table != null && ParallelReplicas.whyLocal(session, spec) == null) {
             distributed = ParallelReplicas.start(session, table, spec, source, this::check, memory, batchSize);
           }
+          boolean runtimeFilters = s.getBool(Settings.ENABLE_JOIN_RUNTIME_FILTERS);
+          var spilling = joinSpilling(s);
           for (VectorizedSpec.Source b : spec.joinSources()) {
-            builds.add(source(session, b));
+            if (b.shared() != null) {
+              // a subplan several build sides read: run once, over sources listed before it
+              SharedResult r = new SharedResult(() -> FragmentRunner.run(b.shared(),
+                  b.sharedScan() == 0 ? source : builds.get(b.sharedScan() - 1),
+                  k -> k == 0 ? source : builds.get(k - 1), this::check, memory, batchSize, runtimeFilters, spilling),
+                  b.shared().outputTypes(), memory);
+              shared.add(r);
+              builds.add(new SharedSource(r));
+            } else {
+              builds.add(source(session, b));
+            }
           }
+          ScanSource main = spec.mainSource() == 0 ? source : builds.get(spec.mainSource() - 1);
           it = distributed != null ? distributed.batches
-              : FragmentRunner.run(spec.fragment(), source, k -> builds.get(k - 1), this::check, memory, batchSize,
-                  s.getBool(Settings.ENABLE_JOIN_RUNTIME_FILTERS), joinSpilling(s));
+              : FragmentRunner.run(spec.fragment(), main, k -> k == 0 ? source : builds.get(k - 1), this::check, memory,
+                  batchSize, runtimeFilters, spilling);
         }
         while (batch == null || ++k >= batch.size()) {
           attribute();
@@ -313,6 +348,7 @@ public final class VectorizedRuntime {
         throw new UncheckedIOException(e);
       } finally {
         attribute();
+        shared.forEach(SharedResult::release);
         if (distributed != null) {
           distributed.snapshot.close();
         }

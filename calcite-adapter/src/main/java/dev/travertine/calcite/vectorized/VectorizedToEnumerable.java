@@ -4,8 +4,6 @@ import dev.travertine.calcite.cluster.ParallelReplicas;
 import dev.travertine.calcite.runtime.VectorizedRuntime;
 import dev.travertine.calcite.schema.TravertineSession;
 import dev.travertine.exec.op.Fragment;
-import dev.travertine.exec.op.Step;
-import dev.travertine.vector.DataType;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -73,7 +71,10 @@ public final class VectorizedToEnumerable extends ConverterImpl implements Enume
     return planner.getCostFactory().makeCost(rows, rows * getRowType().getFieldCount(), 0).multiplyBy(0.01);
   }
 
-  /** With parallel replicas, EXPLAIN says where each part of the fragment runs and what crosses the wire. */
+  /**
+   * EXPLAIN says which subplans run once for several uses ({@link FragmentTranslation}) and, with
+   * parallel replicas, where each part of the fragment runs and what crosses the wire.
+   */
   @Override public RelWriter explainTerms(RelWriter pw) {
     RelWriter w = super.explainTerms(pw);
     if (!(pw instanceof org.apache.calcite.rel.externalize.RelWriterImpl)) {
@@ -81,6 +82,9 @@ public final class VectorizedToEnumerable extends ConverterImpl implements Enume
     }
     try {
       VectorizedSpec spec = spec();
+      long shared = spec.joinSources().stream().filter(s -> s.shared() != null).count();
+      w = w.itemIf("shared", shared + (shared == 1 ? " subplan" : " subplans")
+          + " run once, its result read by each use", shared > 0);
       VectorizedScan scan = (VectorizedScan) chain(getInput()).get(0);
       if (scan.logical == null) {
         return w; // files are read on this node
@@ -123,40 +127,11 @@ public final class VectorizedToEnumerable extends ConverterImpl implements Enume
 
   /** The fragment and scans of the tree below. */
   VectorizedSpec spec() {
-    List<VectorizedSpec.Source> sources = new ArrayList<>();
-    Fragment f = fragment(getInput(), sources);
+    FragmentTranslation.Result t = FragmentTranslation.translate(getInput());
     List<SqlTypeName> out = getRowType().getFieldList().stream().map(x -> x.getType().getSqlTypeName()).toList();
-    VectorizedSpec.Source main = sources.get(0);
-    return new VectorizedSpec(main.scan(), main.files(), f, out, sources.subList(1, sources.size()));
-  }
-
-  /**
-   * The fragment of the chain under {@code top}; its scan is added to {@code sources}, then the
-   * scans of its joins' build sides, in order (a join step names its build side's by position).
-   */
-  private static Fragment fragment(RelNode top, List<VectorizedSpec.Source> sources) {
-    List<RelNode> rels = chain(top);
-    VectorizedScan scan = (VectorizedScan) rels.get(0);
-    sources.add(scan.logical != null ? new VectorizedSpec.Source(scan.logical.spec(), null)
-        : new VectorizedSpec.Source(null, scan.files.spec()));
-    List<Step> steps = new ArrayList<>();
-    List<List<DataType>> types = new ArrayList<>();
-    types.add(VectorizedRel.engineTypes(scan.getRowType()));
-    if (scan.limit() >= 0) {
-      // The scan's absorbed LIMIT comes before every operator above it.
-      steps.add(new Step.Sort(List.of(), 0, scan.limit()));
-      types.add(types.get(0));
-    }
-    for (RelNode r : rels.subList(1, rels.size())) {
-      if (r instanceof VectorizedJoin j) {
-        int source = sources.size();
-        steps.add(j.step(fragment(j.build(), sources), source));
-      } else {
-        steps.add(((VectorizedRel) r).step());
-      }
-      types.add(VectorizedRel.engineTypes(r.getRowType()));
-    }
-    return new Fragment(scan.projection(), steps, types);
+    VectorizedSpec.Source main = t.sources().get(0);
+    return new VectorizedSpec(main.scan(), main.files(), t.fragment(), out, t.sources().subList(1, t.sources().size()),
+        t.main());
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {

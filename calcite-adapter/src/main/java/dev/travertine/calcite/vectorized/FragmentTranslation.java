@@ -1,0 +1,188 @@
+package dev.travertine.calcite.vectorized;
+
+import dev.travertine.exec.op.Fragment;
+import dev.travertine.exec.op.Step;
+import dev.travertine.vector.DataType;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.volcano.RelSubset;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.sql.SqlExplainLevel;
+
+/**
+ * A vectorized subtree as engine {@link Fragment}s: the chain over the top's scan, then, for each
+ * join, the chain of its build side, each with its scan in {@link VectorizedSpec}'s list of
+ * sources (the top's first; a join step names its build side's source by position).
+ *
+ * <p><b>Shared subplans.</b> Where the same aggregate over the same input (equal EXPLAIN text,
+ * deterministic expressions) heads two chains — a view or common table expression used twice, as
+ * TPC-H Q15's revenue per supplier, joined with the suppliers and compared with its own maximum —
+ * the chain up to that aggregate becomes a fragment of its own, run once
+ * ({@link VectorizedSpec.Source#shared}), and both chains read its result, the top's own chain too
+ * (the spec's {@code mainSource}).
+ */
+final class FragmentTranslation {
+  private final List<VectorizedSpec.Source> sources = new ArrayList<>();
+  /** EXPLAIN text of the aggregates that head a build side's shared prefix. */
+  private final Set<String> repeated;
+  /** Source position of each shared prefix translated so far, by its EXPLAIN text. */
+  private final Map<String, Integer> shared = new HashMap<>();
+
+  private FragmentTranslation(Set<String> repeated) {
+    this.repeated = repeated;
+  }
+
+  /**
+   * The spec's fragment and sources for the subtree under {@code top}: sources.get(0) is a table or
+   * files scan, the fragment's own scan is source {@code main} (0, or a shared subplan's result).
+   */
+  record Result(Fragment fragment, List<VectorizedSpec.Source> sources, int main) {
+    /** How many subplans run once for several uses. */
+    long sharedSubplans() {
+      return sources.stream().filter(s -> s.shared() != null).count();
+    }
+  }
+
+  static Result translate(RelNode top) {
+    FragmentTranslation t = new FragmentTranslation(repeatedAggregates(top));
+    Translated f = t.translated(top, Integer.MAX_VALUE);
+    return new Result(f.fragment(), List.copyOf(t.sources), f.source());
+  }
+
+  /** A fragment and the source position of its scan. */
+  private record Translated(Fragment fragment, int source) {}
+
+  /**
+   * The fragment of the chain under {@code top}; only aggregates at chain positions below
+   * {@code shareBelow} may head a shared prefix (a shared prefix's own head is not shared with
+   * itself).
+   */
+  private Translated translated(RelNode top, int shareBelow) {
+    List<RelNode> rels = VectorizedToEnumerable.chain(top);
+    int head = -1;
+    for (int i = Math.min(rels.size(), shareBelow) - 1; i > 0 && head < 0; i--) {
+      if (rels.get(i) instanceof VectorizedAggregate && repeated.contains(key(rels.get(i)))) {
+        head = i;
+      }
+    }
+    List<Step> steps = new ArrayList<>();
+    List<List<DataType>> types = new ArrayList<>();
+    int source;
+    int[] scanColumns;
+    int from;
+    if (head >= 0) {
+      source = sharedSource(rels.get(head), head);
+      List<DataType> fields = VectorizedRel.engineTypes(rels.get(head).getRowType());
+      types.add(fields);
+      scanColumns = new int[fields.size()];
+      for (int c = 0; c < scanColumns.length; c++) {
+        scanColumns[c] = c;
+      }
+      from = head + 1;
+    } else {
+      VectorizedScan scan = (VectorizedScan) rels.get(0);
+      source = sources.size();
+      sources.add(scan.logical != null ? new VectorizedSpec.Source(scan.logical.spec(), null)
+          : new VectorizedSpec.Source(null, scan.files.spec()));
+      types.add(VectorizedRel.engineTypes(scan.getRowType()));
+      if (scan.limit() >= 0) {
+        // The scan's absorbed LIMIT comes before every operator above it.
+        steps.add(new Step.Sort(List.of(), 0, scan.limit()));
+        types.add(types.get(0));
+      }
+      scanColumns = scan.projection();
+      from = 1;
+    }
+    for (RelNode r : rels.subList(from, rels.size())) {
+      if (r instanceof VectorizedJoin j) {
+        Translated b = translated(j.build(), Integer.MAX_VALUE);
+        steps.add(j.step(b.fragment(), b.source()));
+      } else {
+        steps.add(((VectorizedRel) r).step());
+      }
+      types.add(VectorizedRel.engineTypes(r.getRowType()));
+    }
+    return new Translated(new Fragment(scanColumns, steps, types), source);
+  }
+
+  /** The source position of the shared prefix headed by {@code aggregate} (chain position {@code head}). */
+  private int sharedSource(RelNode aggregate, int head) {
+    String k = key(aggregate);
+    Integer known = shared.get(k);
+    if (known != null) {
+      return known;
+    }
+    Translated prefix = translated(aggregate, head);
+    int at = sources.size();
+    sources.add(VectorizedSpec.Source.shared(prefix.fragment(), prefix.source()));
+    shared.put(k, at);
+    return at;
+  }
+
+  /** The subtree's EXPLAIN text (attributes, no costs): equal text, equal rows. */
+  private static String key(RelNode r) {
+    return RelOptUtil.toString(r, SqlExplainLevel.EXPPLAN_ATTRIBUTES);
+  }
+
+  /**
+   * The EXPLAIN texts of the deterministic aggregates that occur in more than one chain. A subtree
+   * under a repeat is counted once: it is translated once, inside the shared prefix.
+   */
+  private static Set<String> repeatedAggregates(RelNode top) {
+    Map<String, Integer> counts = new HashMap<>();
+    count(top, counts);
+    Set<String> out = new HashSet<>();
+    counts.forEach((k, n) -> {
+      if (n > 1) {
+        out.add(k);
+      }
+    });
+    return out;
+  }
+
+  private static void count(RelNode top, Map<String, Integer> counts) {
+    List<RelNode> rels = VectorizedToEnumerable.chain(top);
+    for (int i = rels.size() - 1; i >= 0; i--) {
+      RelNode r = rels.get(i);
+      if (r instanceof VectorizedAggregate && deterministic(r)) {
+        if (counts.merge(key(r), 1, Integer::sum) > 1) {
+          return; // the rest of the chain is this aggregate's input, counted at its first occurrence
+        }
+      }
+      if (r instanceof VectorizedJoin j) {
+        count(j.build(), counts);
+      }
+    }
+  }
+
+  /** Whether every expression of the subtree is deterministic (RAND() twice is not one result used twice). */
+  private static boolean deterministic(RelNode r) {
+    boolean[] ok = {true};
+    RexShuttle check = new RexShuttle() {
+      @Override public RexNode visitCall(RexCall call) {
+        if (!call.getOperator().isDeterministic() || call.getOperator().isDynamicFunction()) {
+          ok[0] = false;
+        }
+        return super.visitCall(call);
+      }
+    };
+    visit(r, check);
+    return ok[0];
+  }
+
+  private static void visit(RelNode r, RexShuttle check) {
+    RelNode rel = r instanceof RelSubset s ? (s.getBest() != null ? s.getBest() : s.getOriginal()) : r;
+    rel.accept(check);
+    for (RelNode in : rel.getInputs()) {
+      visit(in, check);
+    }
+  }
+}
