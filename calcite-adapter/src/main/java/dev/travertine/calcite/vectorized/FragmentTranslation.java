@@ -6,6 +6,7 @@ import dev.travertine.vector.DataType;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,13 +32,25 @@ import org.apache.calcite.sql.SqlExplainLevel;
  */
 final class FragmentTranslation {
   private final List<VectorizedSpec.Source> sources = new ArrayList<>();
-  /** EXPLAIN text of the aggregates that head a build side's shared prefix. */
+  /** The subtree's EXPLAIN text of each aggregate asked about (it is not cheap: scans count granules). */
+  private final Map<RelNode, String> keys = new IdentityHashMap<>();
+  /** Signatures ({@link VectorizedAggregate#signature}) of more than one aggregate of the tree. */
+  private final Set<String> candidates;
+  /** EXPLAIN text of the aggregates that head a shared prefix. */
   private final Set<String> repeated;
   /** Source position of each shared prefix translated so far, by its EXPLAIN text. */
   private final Map<String, Integer> shared = new HashMap<>();
 
-  private FragmentTranslation(Set<String> repeated) {
-    this.repeated = repeated;
+  private FragmentTranslation(RelNode top) {
+    Map<String, Integer> signatures = new HashMap<>();
+    signatures(top, signatures);
+    candidates = new HashSet<>();
+    signatures.forEach((k, n) -> {
+      if (n > 1) {
+        candidates.add(k);
+      }
+    });
+    repeated = candidates.isEmpty() ? Set.of() : repeatedAggregates(top);
   }
 
   /**
@@ -52,7 +65,7 @@ final class FragmentTranslation {
   }
 
   static Result translate(RelNode top) {
-    FragmentTranslation t = new FragmentTranslation(repeatedAggregates(top));
+    FragmentTranslation t = new FragmentTranslation(top);
     Translated f = t.translated(top, Integer.MAX_VALUE);
     return new Result(f.fragment(), List.copyOf(t.sources), f.source());
   }
@@ -69,7 +82,7 @@ final class FragmentTranslation {
     List<RelNode> rels = VectorizedToEnumerable.chain(top);
     int head = -1;
     for (int i = Math.min(rels.size(), shareBelow) - 1; i > 0 && head < 0; i--) {
-      if (rels.get(i) instanceof VectorizedAggregate && repeated.contains(key(rels.get(i)))) {
+      if (repeats(rels.get(i))) {
         head = i;
       }
     }
@@ -127,16 +140,32 @@ final class FragmentTranslation {
     return at;
   }
 
+  /** Whether {@code r} is an aggregate that heads a shared prefix. */
+  private boolean repeats(RelNode r) {
+    return r instanceof VectorizedAggregate a && candidates.contains(a.signature()) && repeated.contains(key(r));
+  }
+
   /** The subtree's EXPLAIN text (attributes, no costs): equal text, equal rows. */
-  private static String key(RelNode r) {
-    return RelOptUtil.toString(r, SqlExplainLevel.EXPPLAN_ATTRIBUTES);
+  private String key(RelNode r) {
+    return keys.computeIfAbsent(r, x -> RelOptUtil.toString(x, SqlExplainLevel.EXPPLAN_ATTRIBUTES));
+  }
+
+  /** Counts the signature of every aggregate of every chain. */
+  private static void signatures(RelNode top, Map<String, Integer> counts) {
+    for (RelNode r : VectorizedToEnumerable.chain(top)) {
+      if (r instanceof VectorizedAggregate a) {
+        counts.merge(a.signature(), 1, Integer::sum);
+      } else if (r instanceof VectorizedJoin j) {
+        signatures(j.build(), counts);
+      }
+    }
   }
 
   /**
    * The EXPLAIN texts of the deterministic aggregates that occur in more than one chain. A subtree
    * under a repeat is counted once: it is translated once, inside the shared prefix.
    */
-  private static Set<String> repeatedAggregates(RelNode top) {
+  private Set<String> repeatedAggregates(RelNode top) {
     Map<String, Integer> counts = new HashMap<>();
     count(top, counts);
     Set<String> out = new HashSet<>();
@@ -148,11 +177,11 @@ final class FragmentTranslation {
     return out;
   }
 
-  private static void count(RelNode top, Map<String, Integer> counts) {
+  private void count(RelNode top, Map<String, Integer> counts) {
     List<RelNode> rels = VectorizedToEnumerable.chain(top);
     for (int i = rels.size() - 1; i >= 0; i--) {
       RelNode r = rels.get(i);
-      if (r instanceof VectorizedAggregate && deterministic(r)) {
+      if (r instanceof VectorizedAggregate a && candidates.contains(a.signature()) && deterministic(r)) {
         if (counts.merge(key(r), 1, Integer::sum) > 1) {
           return; // the rest of the chain is this aggregate's input, counted at its first occurrence
         }

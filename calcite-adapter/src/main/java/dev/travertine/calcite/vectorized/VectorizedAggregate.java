@@ -133,6 +133,11 @@ public final class VectorizedAggregate extends VectorizedSingleRel {
     return VectorizedRel.cheaper(planner.getCostFactory().makeCost(mq.getRowCount(this) * multiplier, 0, 0));
   }
 
+  /** The aggregate's own keys, calls and output type, not its input's: equal for equal aggregates (and a few others). */
+  String signature() {
+    return groupSet + " " + aggCalls + " " + getRowType().getFullTypeString();
+  }
+
   @Override public RelWriter explainTerms(RelWriter pw) {
     super.explainTerms(pw).item("group", groupSet);
     List<String> names = rowType.getFieldNames();
