@@ -208,10 +208,6 @@ class VectorizedJoinDifferentialTest {
   }
 
   /**
-   * A build side matching under a quarter of a probe batch (its output gathered, not aligned),
-   * decimals of both sides and of a missing side by reference.
-   */
-  /**
    * A common table expression read by two build sides (TPC-H Q15's shape: joined with a dimension
    * and compared with its own maximum) runs once, its result read by both: EXPLAIN says so and
    * the rows are Calcite's. Also when the shared part holds a join of its own, when it is empty,
@@ -239,6 +235,10 @@ class VectorizedJoinDifferentialTest {
     check(once);
   }
 
+  /**
+   * A build side matching under a quarter of a probe batch (its output gathered, not aligned),
+   * decimals of both sides and of a missing side by reference.
+   */
   @Test
   void selectiveJoinsAndDecimals() throws SQLException {
     check("SELECT f.k, f.dc, d.dc, d.name FROM f JOIN d ON f.a = d.id WHERE d.grp = 2");

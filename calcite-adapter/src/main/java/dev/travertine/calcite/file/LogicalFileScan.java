@@ -85,7 +85,11 @@ public final class LogicalFileScan extends TableScan implements ProjectableScan 
       names.add(files.schema().column(c).name());
     }
     pw.item("files", files.describe());
-    pw.itemIf("project", names, projection.length != files.schema().size());
+    boolean identity = projection.length == files.schema().size();
+    for (int i = 0; i < projection.length && identity; i++) {
+      identity = projection[i] == i;
+    }
+    pw.itemIf("project", names, !identity); // a reordering of every column is a projection too
     return pw;
   }
 

@@ -83,14 +83,22 @@ public final class VectorizedRuntime {
     long bytesRead();
   }
 
-  /** A shared subplan's result as a build side's scan: it reads no table (its own scans count what they read). */
-  private record SharedSource(SharedResult result) implements CountedSource {
+  /**
+   * A shared subplan's result as a fragment's scan: it reads no table (its own scans count what
+   * they read); the fragment's other parallel work (join builds, merging partial aggregates) runs
+   * where the query's scan runs its.
+   */
+  private record SharedSource(SharedResult result, Workers workers) implements CountedSource {
     @Override public BatchIterator open(BatchStage.Factory stages, long limit, RowFilter prewhere) throws IOException {
       return result.open(stages, limit, prewhere);
     }
 
     @Override public Statistics statistics() {
       return null;
+    }
+
+    @Override public Workers workers() {
+      return workers;
     }
 
     @Override public long rowsRead() {
@@ -299,7 +307,7 @@ public final class VectorizedRuntime {
                   k -> k == 0 ? source : builds.get(k - 1), this::check, memory, batchSize, runtimeFilters, spilling),
                   b.shared().outputTypes(), memory);
               shared.add(r);
-              builds.add(new SharedSource(r));
+              builds.add(new SharedSource(r, source.workers()));
             } else {
               builds.add(source(session, b));
             }

@@ -13,9 +13,8 @@ import java.util.Set;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.volcano.RelSubset;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlExplainLevel;
 
 /**
@@ -145,9 +144,24 @@ final class FragmentTranslation {
     return r instanceof VectorizedAggregate a && candidates.contains(a.signature()) && repeated.contains(key(r));
   }
 
-  /** The subtree's EXPLAIN text (attributes, no costs): equal text, equal rows. */
+  /**
+   * The subtree's EXPLAIN text (attributes, no costs) and the row type of each of its rels: equal
+   * text, equal rows.
+   */
   private String key(RelNode r) {
-    return keys.computeIfAbsent(r, x -> RelOptUtil.toString(x, SqlExplainLevel.EXPPLAN_ATTRIBUTES));
+    return keys.computeIfAbsent(r, x -> {
+      StringBuilder sb = new StringBuilder(RelOptUtil.toString(x, SqlExplainLevel.EXPPLAN_ATTRIBUTES));
+      rowTypes(x, sb);
+      return sb.toString();
+    });
+  }
+
+  private static void rowTypes(RelNode r, StringBuilder sb) {
+    RelNode rel = r instanceof RelSubset s ? (s.getBest() != null ? s.getBest() : s.getOriginal()) : r;
+    sb.append(rel.getRowType().getFullTypeString()).append('\n');
+    for (RelNode in : rel.getInputs()) {
+      rowTypes(in, sb);
+    }
   }
 
   /** Counts the signature of every aggregate of every chain. */
@@ -194,24 +208,19 @@ final class FragmentTranslation {
 
   /** Whether every expression of the subtree is deterministic (RAND() twice is not one result used twice). */
   private static boolean deterministic(RelNode r) {
-    boolean[] ok = {true};
-    RexShuttle check = new RexShuttle() {
-      @Override public RexNode visitCall(RexCall call) {
-        if (!call.getOperator().isDeterministic() || call.getOperator().isDynamicFunction()) {
-          ok[0] = false;
-        }
-        return super.visitCall(call);
-      }
-    };
-    visit(r, check);
-    return ok[0];
-  }
-
-  private static void visit(RelNode r, RexShuttle check) {
     RelNode rel = r instanceof RelSubset s ? (s.getBest() != null ? s.getBest() : s.getOriginal()) : r;
-    rel.accept(check);
-    for (RelNode in : rel.getInputs()) {
-      visit(in, check);
+    if (rel instanceof VectorizedRel v) {
+      for (RexNode e : v.expressions()) {
+        if (!RexUtil.isDeterministic(e)) {
+          return false;
+        }
+      }
     }
+    for (RelNode in : rel.getInputs()) {
+      if (!deterministic(in)) {
+        return false;
+      }
+    }
+    return true;
   }
 }

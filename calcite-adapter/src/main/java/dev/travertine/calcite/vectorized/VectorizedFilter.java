@@ -75,4 +75,8 @@ public final class VectorizedFilter extends VectorizedSingleRel {
   @Override public RelWriter explainTerms(RelWriter pw) {
     return super.explainTerms(pw).item("condition", condition);
   }
+
+  @Override public List<RexNode> expressions() {
+    return List.of(condition);
+  }
 }

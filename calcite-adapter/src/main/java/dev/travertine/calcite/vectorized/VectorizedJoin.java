@@ -344,4 +344,8 @@ public final class VectorizedJoin extends AbstractRelNode implements VectorizedR
         .item("keys", String.join(", ", keys))
         .itemIf("residual", residual, residual != null);
   }
+
+  @Override public List<RexNode> expressions() {
+    return residual == null ? List.of() : List.of(residual);
+  }
 }

@@ -104,4 +104,8 @@ public final class VectorizedProject extends VectorizedSingleRel {
     }
     return pw;
   }
+
+  @Override public List<RexNode> expressions() {
+    return projects;
+  }
 }

@@ -24,6 +24,11 @@ public interface VectorizedRel extends RelNode {
   /** The engine step this rel is (the scan is none: it starts the fragment). */
   Step step();
 
+  /** The rel's own row expressions (a filter's condition, a projection's, a join's residual). */
+  default List<org.apache.calcite.rex.RexNode> expressions() {
+    return List.of();
+  }
+
   /** Whether the planner may use the convention: a per-statement switch (setting vectorized_execution). */
   ThreadLocal<Boolean> ENABLED = ThreadLocal.withInitial(() -> Boolean.TRUE);
 
