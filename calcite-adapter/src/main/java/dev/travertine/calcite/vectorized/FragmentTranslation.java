@@ -22,8 +22,8 @@ import org.apache.calcite.sql.SqlExplainLevel;
  * join, the chain of its build side, each with its scan in {@link VectorizedSpec}'s list of
  * sources (the top's first; a join step names its build side's source by position).
  *
- * <p><b>Shared subplans.</b> Where the same aggregate over the same input (equal EXPLAIN text,
- * deterministic expressions) heads two chains — a view or common table expression used twice, as
+ * <p><b>Shared subplans.</b> Where the same aggregate over the same input (equal EXPLAIN text and
+ * row types, deterministic expressions) heads two chains — a view or common table expression used twice, as
  * TPC-H Q15's revenue per supplier, joined with the suppliers and compared with its own maximum —
  * the chain up to that aggregate becomes a fragment of its own, run once
  * ({@link VectorizedSpec.Source#shared}), and both chains read its result, the top's own chain too
@@ -56,12 +56,7 @@ final class FragmentTranslation {
    * The spec's fragment and sources for the subtree under {@code top}: sources.get(0) is a table or
    * files scan, the fragment's own scan is source {@code main} (0, or a shared subplan's result).
    */
-  record Result(Fragment fragment, List<VectorizedSpec.Source> sources, int main) {
-    /** How many subplans run once for several uses. */
-    long sharedSubplans() {
-      return sources.stream().filter(s -> s.shared() != null).count();
-    }
-  }
+  record Result(Fragment fragment, List<VectorizedSpec.Source> sources, int main) {}
 
   static Result translate(RelNode top) {
     FragmentTranslation t = new FragmentTranslation(top);
