@@ -17,6 +17,8 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.util.ImmutableIntList;
+import org.apache.calcite.util.mapping.Mappings;
 
 /**
  * The logical (NONE convention) scan of a {@code file()}/{@code s3()}/{@code hdfs()} table with
@@ -85,11 +87,8 @@ public final class LogicalFileScan extends TableScan implements ProjectableScan 
       names.add(files.schema().column(c).name());
     }
     pw.item("files", files.describe());
-    boolean identity = projection.length == files.schema().size();
-    for (int i = 0; i < projection.length && identity; i++) {
-      identity = projection[i] == i;
-    }
-    pw.itemIf("project", names, !identity); // a reordering of every column is a projection too
+    // a reordering of every column is a projection too
+    pw.itemIf("project", names, !Mappings.isIdentity(ImmutableIntList.of(projection), files.schema().size()));
     return pw;
   }
 

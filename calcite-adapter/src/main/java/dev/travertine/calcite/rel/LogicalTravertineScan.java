@@ -22,6 +22,8 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.util.ImmutableIntList;
+import org.apache.calcite.util.mapping.Mappings;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -152,22 +154,13 @@ public final class LogicalTravertineScan extends TableScan implements Projectabl
     }
     pw.item("table", table.getQualifiedName());
     pw.itemIf("filter", filter == null ? "" : filter.describe(schema), filter != null);
-    pw.itemIf("project", names, projection.length != schema.size() || !isIdentity());
+    pw.itemIf("project", names, !Mappings.isIdentity(ImmutableIntList.of(projection), schema.size()));
     pw.itemIf("order", travertineTable.definition().orderBy(), ordered);
     pw.itemIf("limit", limit, limit >= 0);
     long[] a = analysis();
     pw.item("parts", a[0] + "/" + a[1]);
     pw.item("granules", a[2] + "/" + a[3]);
     return pw;
-  }
-
-  private boolean isIdentity() {
-    for (int i = 0; i < projection.length; i++) {
-      if (projection[i] != i) {
-        return false;
-      }
-    }
-    return true;
   }
 
   @Override public void register(RelOptPlanner planner) {

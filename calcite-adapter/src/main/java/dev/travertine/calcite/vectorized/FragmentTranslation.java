@@ -11,11 +11,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.calcite.plan.RelOptUtil;
-import org.apache.calcite.plan.volcano.RelSubset;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlExplainLevel;
+import org.apache.calcite.util.ImmutableIntList;
 
 /**
  * A vectorized subtree as engine {@link Fragment}s: the chain over the top's scan, then, for each
@@ -43,13 +43,24 @@ final class FragmentTranslation {
   private FragmentTranslation(RelNode top) {
     Map<String, Integer> signatures = new HashMap<>();
     signatures(top, signatures);
-    candidates = new HashSet<>();
-    signatures.forEach((k, n) -> {
+    candidates = moreThanOnce(signatures);
+    if (candidates.isEmpty()) {
+      repeated = Set.of();
+    } else {
+      Map<String, Integer> counts = new HashMap<>();
+      count(top, counts);
+      repeated = moreThanOnce(counts);
+    }
+  }
+
+  private static Set<String> moreThanOnce(Map<String, Integer> counts) {
+    Set<String> out = new HashSet<>();
+    counts.forEach((k, n) -> {
       if (n > 1) {
-        candidates.add(k);
+        out.add(k);
       }
     });
-    repeated = candidates.isEmpty() ? Set.of() : repeatedAggregates(top);
+    return out;
   }
 
   /**
@@ -89,10 +100,7 @@ final class FragmentTranslation {
       source = sharedSource(rels.get(head), head);
       List<DataType> fields = VectorizedRel.engineTypes(rels.get(head).getRowType());
       types.add(fields);
-      scanColumns = new int[fields.size()];
-      for (int c = 0; c < scanColumns.length; c++) {
-        scanColumns[c] = c;
-      }
+      scanColumns = ImmutableIntList.identity(fields.size()).toIntArray();
       from = head + 1;
     } else {
       VectorizedScan scan = (VectorizedScan) rels.get(0);
@@ -152,7 +160,7 @@ final class FragmentTranslation {
   }
 
   private static void rowTypes(RelNode r, StringBuilder sb) {
-    RelNode rel = r instanceof RelSubset s ? (s.getBest() != null ? s.getBest() : s.getOriginal()) : r;
+    RelNode rel = VectorizedToEnumerable.resolved(r);
     sb.append(rel.getRowType().getFullTypeString()).append('\n');
     for (RelNode in : rel.getInputs()) {
       rowTypes(in, sb);
@@ -171,21 +179,9 @@ final class FragmentTranslation {
   }
 
   /**
-   * The EXPLAIN texts of the deterministic aggregates that occur in more than one chain. A subtree
-   * under a repeat is counted once: it is translated once, inside the shared prefix.
+   * Counts the keys of the deterministic candidate aggregates of every chain. A subtree under a
+   * repeat is counted once: it is translated once, inside the shared prefix.
    */
-  private Set<String> repeatedAggregates(RelNode top) {
-    Map<String, Integer> counts = new HashMap<>();
-    count(top, counts);
-    Set<String> out = new HashSet<>();
-    counts.forEach((k, n) -> {
-      if (n > 1) {
-        out.add(k);
-      }
-    });
-    return out;
-  }
-
   private void count(RelNode top, Map<String, Integer> counts) {
     List<RelNode> rels = VectorizedToEnumerable.chain(top);
     for (int i = rels.size() - 1; i >= 0; i--) {
@@ -203,7 +199,7 @@ final class FragmentTranslation {
 
   /** Whether every expression of the subtree is deterministic (RAND() twice is not one result used twice). */
   private static boolean deterministic(RelNode r) {
-    RelNode rel = r instanceof RelSubset s ? (s.getBest() != null ? s.getBest() : s.getOriginal()) : r;
+    RelNode rel = VectorizedToEnumerable.resolved(r);
     if (rel instanceof VectorizedRel v) {
       for (RexNode e : v.expressions()) {
         if (!RexUtil.isDeterministic(e)) {

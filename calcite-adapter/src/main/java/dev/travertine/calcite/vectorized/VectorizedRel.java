@@ -10,6 +10,7 @@ import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexNode;
 
 /**
  * A relational operator that runs in Travertine's vectorized engine (the {@link #CONVENTION}
@@ -25,7 +26,7 @@ public interface VectorizedRel extends RelNode {
   Step step();
 
   /** The rel's own row expressions (a filter's condition, a projection's, a join's residual). */
-  default List<org.apache.calcite.rex.RexNode> expressions() {
+  default List<RexNode> expressions() {
     return List.of();
   }
 

@@ -97,6 +97,11 @@ public final class VectorizedToEnumerable extends ConverterImpl implements Enume
     }
   }
 
+  /** {@code r}, or the rel a planner's subset stands for (its best, else its original). */
+  static RelNode resolved(RelNode r) {
+    return r instanceof RelSubset s ? (s.getBest() != null ? s.getBest() : s.getOriginal()) : r;
+  }
+
   /**
    * The vectorized chain below this converter, scan first: through a join, the chain goes on down
    * its probe side (its build side is a chain of its own).
@@ -105,9 +110,7 @@ public final class VectorizedToEnumerable extends ConverterImpl implements Enume
     List<RelNode> out = new ArrayList<>();
     RelNode r = top;
     while (true) {
-      if (r instanceof RelSubset s) {
-        r = s.getBest() != null ? s.getBest() : s.getOriginal();
-      }
+      r = resolved(r);
       out.add(r);
       if (r instanceof VectorizedScan) {
         break;
