@@ -21,8 +21,17 @@ import org.apache.orc.TypeDescription;
  * default. Every reader of parts (scans, merges, mutations) goes through here.
  */
 public final class PartReader implements AutoCloseable {
+  /**
+   * Whether parts are read by our own reader of ORC's streams where it can ({@link
+   * OrcStreamReader}): whole stripes of the common types, no search argument or row filter. The
+   * system property {@code travertine.scan.ownOrcReader=false} turns it off (to compare the two).
+   */
+  static final boolean OWN_READER = !"false".equals(System.getProperty("travertine.scan.ownOrcReader"));
+
   private final Reader reader;
+  /** ORC's reader of the rows, or null when {@link #own} reads them. */
   private final RecordReader rows;
+  private final OrcStreamReader own;
   private final ColumnMapping mapping;
   private final boolean[] include;
 
@@ -35,9 +44,11 @@ public final class PartReader implements AutoCloseable {
   /** Per table column, the vector ORC fills for a scaled column read through a conversion (lazily). */
   private final Decimal64ColumnVector[] scratch;
 
-  private PartReader(Reader reader, RecordReader rows, ColumnMapping mapping, boolean[] include, long[] filtered) {
+  private PartReader(Reader reader, RecordReader rows, OrcStreamReader own, ColumnMapping mapping, boolean[] include,
+      long[] filtered) {
     this.reader = reader;
     this.rows = rows;
+    this.own = own;
     this.mapping = mapping;
     this.include = include;
     this.filtered = filtered;
@@ -89,18 +100,31 @@ public final class PartReader implements AutoCloseable {
   public static PartReader open(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
       String[] sargColumns, long offset, long length, FileIOFileSystem.ReadOptions read, RowFilter rowFilter)
       throws IOException {
+    return open(part, schema, include, sarg, sargColumns, offset, length, read, rowFilter, OWN_READER);
+  }
+
+  /** As above; {@code ownReader}: whether {@link OrcStreamReader} may read the part. */
+  static PartReader open(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
+      String[] sargColumns, long offset, long length, FileIOFileSystem.ReadOptions read, RowFilter rowFilter,
+      boolean ownReader) throws IOException {
     if (read == null) {
-      return doOpen(part, schema, include, sarg, sargColumns, offset, length, rowFilter);
+      return doOpen(part, schema, include, sarg, sargColumns, offset, length, rowFilter, ownReader);
     }
     return FileIOFileSystem.withReadOptions(read,
-        () -> doOpen(part, schema, include, sarg, sargColumns, offset, length, rowFilter));
+        () -> doOpen(part, schema, include, sarg, sargColumns, offset, length, rowFilter, ownReader));
   }
 
   private static PartReader doOpen(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
-      String[] sargColumns, long offset, long length, RowFilter rowFilter) throws IOException {
+      String[] sargColumns, long offset, long length, RowFilter rowFilter, boolean ownReader) throws IOException {
     ColumnMapping mapping = part.mapping(schema);
     Reader reader = part.openReader();
     try {
+      if (ownReader && mapping.identical() && sarg == null && rowFilter == null) {
+        OrcStreamReader own = OrcStreamReader.open(part::openStream, reader, include, offset, length);
+        if (own != null) {
+          return new PartReader(reader, null, own, mapping, include, null);
+        }
+      }
       Reader.Options o = reader.options().schema(mapping.readerSchema()).useSelected(false);
       if (include != null) {
         o.include(include);
@@ -117,7 +141,7 @@ public final class PartReader implements AutoCloseable {
         filtered = new long[1];
         setRowFilter(o, schema, rowFilter, filtered);
       }
-      return new PartReader(reader, reader.rows(o), mapping, include, filtered);
+      return new PartReader(reader, reader.rows(o), null, mapping, include, filtered);
     } catch (IOException | RuntimeException e) {
       reader.close();
       throw e;
@@ -165,7 +189,7 @@ public final class PartReader implements AutoCloseable {
     if (scaledColumns.length > 0) {
       return nextConverting(batch);
     }
-    if (!rows.nextBatch(batch) || batch.size == 0) {
+    if (!readBatch(batch) || batch.size == 0) {
       return false;
     }
     return afterRead(batch);
@@ -194,7 +218,7 @@ public final class PartReader implements AutoCloseable {
     }
     boolean read;
     try {
-      read = rows.nextBatch(batch) && batch.size > 0;
+      read = readBatch(batch) && batch.size > 0;
     } finally {
       if (given != null) {
         System.arraycopy(given, 0, batch.cols, 0, given.length);
@@ -213,6 +237,10 @@ public final class PartReader implements AutoCloseable {
       }
     }
     return afterRead(batch);
+  }
+
+  private boolean readBatch(VectorizedRowBatch batch) throws IOException {
+    return own != null ? own.next(batch) : rows.nextBatch(batch);
   }
 
   /** Whether ORC's reader fills {@code v} with scaled column {@code c}'s values as they are. */
@@ -243,7 +271,11 @@ public final class PartReader implements AutoCloseable {
   @Override
   public void close() throws IOException {
     try {
-      rows.close();
+      if (own != null) {
+        own.close();
+      } else {
+        rows.close();
+      }
     } finally {
       reader.close();
     }

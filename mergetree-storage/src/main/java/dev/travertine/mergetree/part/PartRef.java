@@ -137,6 +137,12 @@ public final class PartRef {
     return OrcSupport.openReader(fs, info.path(), info.bytesOnDisk(), tail);
   }
 
+  /** Opens the part's file for positioned reads ({@link OrcStreamReader}). */
+  org.apache.hadoop.fs.FSDataInputStream openStream() throws IOException {
+    fs.knownLength(info.path(), info.bytesOnDisk());
+    return fs.open(FileIOFileSystem.toPath(info.path()));
+  }
+
   /** The granule index, read from the file's footer the first time. */
   public GranuleIndex index() {
     GranuleIndex gi = file.index;

@@ -1,0 +1,623 @@
+package dev.travertine.mergetree.part;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileRange;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
+import org.apache.orc.CompressionCodec;
+import org.apache.orc.CompressionKind;
+import org.apache.orc.OrcProto;
+import org.apache.orc.Reader;
+import org.apache.orc.StripeInformation;
+import org.apache.orc.TypeDescription;
+import org.apache.orc.impl.OrcCodecPool;
+
+/**
+ * Our own reader of a part's ORC streams, for whole stripes of top-level columns of the common
+ * types: integers, DATE and scaled DECIMALs (integer run-length encoding v2), BOOLEAN and TINYINT
+ * (byte run-length encoding), REAL and DOUBLE, and strings with or without a dictionary. It fills
+ * the same Hive vectors ORC's reader fills, with the same values (NULL slots hold 1 and NaN as
+ * ORC's do), in the same batches (a batch never spans two stripes).
+ *
+ * <p>Why: ORC's reader hands integers out one call per value and strings one reference per value
+ * through several layers; this one decompresses each stream of a stripe whole and decodes runs in
+ * bulk (docs/design/storage.md, "Our reader of ORC streams"). It reads no row index, so it serves
+ * reads that take every row of their stripes: no search argument, no PREWHERE row filter, and a
+ * part whose file has the table's schema; {@link #open} returns null for anything else and the
+ * part is read by ORC's reader.
+ */
+final class OrcStreamReader implements AutoCloseable {
+  private static final VarHandle DOUBLE_LE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle FLOAT_LE = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
+  /** Bytes after every decompressed stream, so that a bit-packed value is read as one long. */
+  private static final int PADDING = 8;
+
+  private final FSDataInputStream in;
+  private final CompressionKind compression;
+  private final int bufferSize;
+  private CompressionCodec codec;
+  /** Where codecs that need a buffer of their own decompress a chunk (made when first needed). */
+  private ByteBuffer chunkBuffer;
+  private final List<StripeInformation> stripes;
+  private final List<OrcProto.StripeFooter> footers;
+  /** File column (top-level field) per entry of {@link #columns}, and its ORC type. */
+  private final int[] fields;
+  private final TypeDescription[] types;
+  private final Column[] columns;
+  /** Per column, a vector for batches that hold none for it (made when first needed). */
+  private final ColumnVector[] spare;
+  private int stripe = -1;
+  private long rowsLeft;
+
+  private OrcStreamReader(FSDataInputStream in, Reader reader, List<StripeInformation> stripes,
+      List<OrcProto.StripeFooter> footers, int[] fields, TypeDescription[] types) {
+    this.in = in;
+    this.compression = reader.getCompressionKind();
+    this.bufferSize = reader.getCompressionSize();
+    this.stripes = stripes;
+    this.footers = footers;
+    this.fields = fields;
+    this.types = types;
+    this.columns = new Column[fields.length];
+    this.spare = new ColumnVector[fields.length];
+  }
+
+  /** Opens the file for positioned reads. */
+  interface Opener {
+    FSDataInputStream open() throws IOException;
+  }
+
+  /** Whether this reader decodes columns of ORC type {@code t}. */
+  static boolean supports(TypeDescription t) {
+    return switch (t.getCategory()) {
+      case BOOLEAN, BYTE, SHORT, INT, LONG, DATE, FLOAT, DOUBLE, STRING, VARCHAR -> true;
+      default -> false; // CHAR pads, DECIMAL, TIMESTAMP, BINARY and nested types: ORC's reader
+    };
+  }
+
+  /**
+   * A reader of the stripes of {@code part} that start in {@code [offset, offset + length)}
+   * ({@code length < 0}: all), of the top-level columns {@code include} marks by ORC column id
+   * (null: all); null when some column's type or some stripe's encoding is not one this reader
+   * decodes. Reads the stripes' footers.
+   */
+  static OrcStreamReader open(Opener file, Reader reader, boolean[] include, long offset, long length)
+      throws IOException {
+    TypeDescription schema = reader.getSchema();
+    List<TypeDescription> children = schema.getChildren();
+    int[] fields = new int[children.size()];
+    TypeDescription[] types = new TypeDescription[children.size()];
+    int k = 0;
+    for (int f = 0; f < children.size(); f++) {
+      TypeDescription t = children.get(f);
+      if (include != null && (t.getId() >= include.length || !include[t.getId()])) {
+        continue;
+      }
+      if (!supports(t)) {
+        return null;
+      }
+      fields[k] = f;
+      types[k++] = t;
+    }
+    List<StripeInformation> stripes = new ArrayList<>();
+    for (StripeInformation s : reader.getStripes()) {
+      if (length < 0 || s.getOffset() >= offset && s.getOffset() < offset + length) {
+        stripes.add(s);
+      }
+    }
+    FSDataInputStream in = file.open();
+    OrcStreamReader r = new OrcStreamReader(in, reader, stripes, new ArrayList<>(), Arrays.copyOf(fields, k),
+        Arrays.copyOf(types, k));
+    try {
+      for (StripeInformation s : stripes) {
+        OrcProto.StripeFooter footer = r.readFooter(s);
+        if (!r.decodes(footer)) {
+          r.close();
+          return null;
+        }
+        r.footers.add(footer);
+      }
+      return r;
+    } catch (IOException | RuntimeException e) {
+      r.close();
+      throw e;
+    }
+  }
+
+  private OrcProto.StripeFooter readFooter(StripeInformation s) throws IOException {
+    int len = (int) s.getFooterLength();
+    byte[] raw = new byte[len];
+    in.readFully(s.getOffset() + s.getIndexLength() + s.getDataLength(), raw, 0, len);
+    Stream plain = decompress(ByteBuffer.wrap(raw));
+    return OrcProto.StripeFooter.parseFrom(ByteBuffer.wrap(plain.bytes(), 0, plain.length()));
+  }
+
+  /** Whether every column read has an encoding this reader decodes in a stripe with this footer. */
+  private boolean decodes(OrcProto.StripeFooter footer) {
+    if (footer.getEncryptionCount() > 0) {
+      return false;
+    }
+    for (TypeDescription t : types) {
+      if (t.getId() >= footer.getColumnsCount()) {
+        return false;
+      }
+      OrcProto.ColumnEncoding.Kind e = footer.getColumns(t.getId()).getKind();
+      boolean ok = switch (t.getCategory()) {
+        case BOOLEAN, BYTE, FLOAT, DOUBLE -> e == OrcProto.ColumnEncoding.Kind.DIRECT;
+        case STRING, VARCHAR -> e == OrcProto.ColumnEncoding.Kind.DIRECT_V2
+            || e == OrcProto.ColumnEncoding.Kind.DICTIONARY_V2;
+        default -> e == OrcProto.ColumnEncoding.Kind.DIRECT_V2;
+      };
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Reads the next batch (at most its capacity, never past the stripe's end); false at the end. */
+  boolean next(VectorizedRowBatch batch) throws IOException {
+    while (rowsLeft == 0) {
+      if (stripe + 1 >= stripes.size()) {
+        batch.size = 0;
+        return false;
+      }
+      loadStripe(++stripe);
+    }
+    int n = (int) Math.min(batch.getMaxSize(), rowsLeft);
+    for (int i = 0; i < columns.length; i++) {
+      ColumnVector v = batch.cols[fields[i]];
+      if (v == null) { // a column read that the caller gave no vector for: decoded into one of ours
+        if (spare[i] == null || spare[i].isNull.length < n) {
+          spare[i] = org.apache.orc.impl.TypeUtils.createColumn(types[i], TypeDescription.RowBatchVersion.ORIGINAL,
+              batch.getMaxSize());
+        }
+        v = spare[i];
+      }
+      columns[i].read(v, n);
+    }
+    rowsLeft -= n;
+    batch.size = n;
+    batch.selectedInUse = false;
+    return true;
+  }
+
+  /** Reads stripe {@code s}'s streams of the columns read and sets up their decoders. */
+  private void loadStripe(int s) throws IOException {
+    StripeInformation info = stripes.get(s);
+    OrcProto.StripeFooter footer = footers.get(s);
+    int[] columnOf = new int[footer.getColumnsCount()];
+    Arrays.fill(columnOf, -1);
+    for (int i = 0; i < types.length; i++) {
+      columnOf[types[i].getId()] = i;
+    }
+    List<FileRange> ranges = new ArrayList<>();
+    List<OrcProto.Stream> streams = new ArrayList<>();
+    long at = info.getOffset();
+    for (OrcProto.Stream st : footer.getStreamsList()) {
+      int c = st.getColumn();
+      if (st.getLength() > 0 && c < columnOf.length && columnOf[c] >= 0 && isDataStream(st.getKind())) {
+        ranges.add(FileRange.createFileRange(at, (int) st.getLength()));
+        streams.add(st);
+      }
+      at += st.getLength();
+    }
+    in.readVectored(ranges, ByteBuffer::allocate);
+    Stream[][] data = new Stream[types.length][OrcProto.Stream.Kind.values().length];
+    for (int k = 0; k < ranges.size(); k++) {
+      ByteBuffer raw;
+      try {
+        raw = ranges.get(k).getData().get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted reading a part's stripe");
+      } catch (ExecutionException e) {
+        throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+      }
+      OrcProto.Stream st = streams.get(k);
+      data[columnOf[st.getColumn()]][st.getKind().ordinal()] = decompress(raw);
+    }
+    for (int i = 0; i < types.length; i++) {
+      columns[i] = column(types[i], footer.getColumns(types[i].getId()), data[i]);
+    }
+    rowsLeft = info.getNumberOfRows();
+  }
+
+  private static boolean isDataStream(OrcProto.Stream.Kind k) {
+    return switch (k) {
+      case PRESENT, DATA, LENGTH, DICTIONARY_DATA -> true;
+      default -> false;
+    };
+  }
+
+  /** A decompressed stream: {@code bytes[0 .. length)}, with at least {@link #PADDING} bytes after them. */
+  private record Stream(byte[] bytes, int length) {
+    static final Stream EMPTY = new Stream(new byte[PADDING], 0);
+  }
+
+  /**
+   * A stream's bytes without ORC's compression chunks (a 3-byte header each: length and whether
+   * the chunk is stored as it is).
+   */
+  private Stream decompress(ByteBuffer raw) throws IOException {
+    byte[] a = raw.array();
+    int base = raw.arrayOffset() + raw.position();
+    int len = raw.remaining();
+    if (compression == CompressionKind.NONE) {
+      byte[] out = new byte[len + PADDING];
+      System.arraycopy(a, base, out, 0, len);
+      return new Stream(out, len);
+    }
+    long bound = 0;
+    for (int p = 0; p < len; ) {
+      if (p + 3 > len) {
+        throw new IOException("ORC stream: a chunk header past the stream's end");
+      }
+      int h = (a[base + p] & 0xff) | (a[base + p + 1] & 0xff) << 8 | (a[base + p + 2] & 0xff) << 16;
+      int chunk = h >>> 1;
+      bound += (h & 1) != 0 ? chunk : Math.max(chunk, bufferSize);
+      p += 3 + chunk;
+    }
+    byte[] out = new byte[Math.toIntExact(bound + PADDING)];
+    int o = 0;
+    for (int p = 0; p < len; ) {
+      int h = (a[base + p] & 0xff) | (a[base + p + 1] & 0xff) << 8 | (a[base + p + 2] & 0xff) << 16;
+      int chunk = h >>> 1;
+      p += 3;
+      if (p + chunk > len) {
+        throw new IOException("ORC stream: a chunk of " + chunk + " bytes past the stream's end");
+      }
+      if ((h & 1) != 0) {
+        System.arraycopy(a, base + p, out, o, chunk);
+        o += chunk;
+      } else {
+        if (codec == null) {
+          codec = OrcCodecPool.getCodec(compression);
+        }
+        ByteBuffer src = ByteBuffer.wrap(a, base + p, chunk);
+        if (compression == CompressionKind.LZ4 || compression == CompressionKind.SNAPPY) {
+          // aircompressor's codecs write at the buffer's array offset and position: straight into place
+          ByteBuffer dst = ByteBuffer.wrap(out, o, out.length - PADDING - o).slice();
+          codec.decompress(src, dst);
+          o += dst.limit();
+        } else {
+          // ORC's zstd and zlib codecs expect a buffer of their own at position 0
+          if (chunkBuffer == null) {
+            chunkBuffer = ByteBuffer.allocate(bufferSize);
+          }
+          chunkBuffer.clear();
+          codec.decompress(src, chunkBuffer);
+          int n = chunkBuffer.limit();
+          if (o + n > out.length - PADDING) {
+            throw new IOException("ORC stream: a chunk decompresses past the compression buffer size");
+          }
+          System.arraycopy(chunkBuffer.array(), 0, out, o, n);
+          o += n;
+        }
+      }
+      p += chunk;
+    }
+    return new Stream(out, o);
+  }
+
+  private static Column column(TypeDescription t, OrcProto.ColumnEncoding encoding, Stream[] streams) {
+    Stream present = streams[OrcProto.Stream.Kind.PRESENT.ordinal()];
+    Stream data = orEmpty(streams[OrcProto.Stream.Kind.DATA.ordinal()]);
+    ByteRleReader nulls = present == null ? null : new ByteRleReader(present.bytes(), 0, present.length());
+    return switch (t.getCategory()) {
+      case BOOLEAN -> new BooleanColumn(nulls, new ByteRleReader(data.bytes(), 0, data.length()));
+      case BYTE -> new ByteColumn(nulls, new ByteRleReader(data.bytes(), 0, data.length()));
+      case FLOAT, DOUBLE -> new DoubleColumn(nulls, data, t.getCategory() == TypeDescription.Category.FLOAT);
+      case STRING, VARCHAR -> {
+        Stream lengths = orEmpty(streams[OrcProto.Stream.Kind.LENGTH.ordinal()]);
+        RleV2Reader lengthReader = new RleV2Reader(lengths.bytes(), 0, lengths.length(), false);
+        if (encoding.getKind() == OrcProto.ColumnEncoding.Kind.DICTIONARY_V2) {
+          Stream dict = orEmpty(streams[OrcProto.Stream.Kind.DICTIONARY_DATA.ordinal()]);
+          yield new DictionaryColumn(nulls, new RleV2Reader(data.bytes(), 0, data.length(), false), dict,
+              lengthReader, encoding.getDictionarySize());
+        }
+        yield new DirectStringColumn(nulls, data, lengthReader);
+      }
+      default -> new LongColumn(nulls, new RleV2Reader(data.bytes(), 0, data.length(), true));
+    };
+  }
+
+  private static Stream orEmpty(Stream s) {
+    return s == null ? Stream.EMPTY : s;
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      in.close();
+    } finally {
+      if (codec != null) {
+        OrcCodecPool.returnCodec(compression, codec);
+        codec = null;
+      }
+    }
+  }
+
+  /** One column's decoders over a stripe's streams. */
+  private abstract static class Column {
+    private final ByteRleReader present;
+
+    Column(ByteRleReader present) {
+      this.present = present;
+    }
+
+    /**
+     * Sets {@code v}'s null flags for the next {@code n} rows; returns how many of them have a
+     * value (all when the stripe stores no PRESENT stream).
+     */
+    final int nulls(ColumnVector v, int n) {
+      v.isRepeating = false;
+      if (present == null) {
+        v.noNulls = true;
+        Arrays.fill(v.isNull, 0, n, false);
+        return n;
+      }
+      int k = present.readNulls(v.isNull, n);
+      v.noNulls = k == n;
+      return k;
+    }
+
+    abstract void read(ColumnVector v, int n);
+  }
+
+  /** Spreads the first {@code k} of {@code x} over the {@code n} rows that are not NULL, NULLs getting {@code fill}. */
+  private static void spread(long[] x, boolean[] isNull, int k, int n, long fill) {
+    int j = k - 1;
+    for (int i = n - 1; i >= 0; i--) {
+      x[i] = isNull[i] ? fill : x[j--];
+    }
+  }
+
+  private static final class LongColumn extends Column {
+    private final RleV2Reader data;
+
+    LongColumn(ByteRleReader present, RleV2Reader data) {
+      super(present);
+      this.data = data;
+    }
+
+    @Override
+    void read(ColumnVector v, int n) {
+      int k = nulls(v, n);
+      long[] x = ((LongColumnVector) v).vector;
+      data.read(x, 0, k);
+      if (k < n) {
+        spread(x, v.isNull, k, n, 1);
+      }
+    }
+  }
+
+  private static final class ByteColumn extends Column {
+    private final ByteRleReader data;
+
+    ByteColumn(ByteRleReader present, ByteRleReader data) {
+      super(present);
+      this.data = data;
+    }
+
+    @Override
+    void read(ColumnVector v, int n) {
+      int k = nulls(v, n);
+      long[] x = ((LongColumnVector) v).vector;
+      data.read(x, 0, k);
+      if (k < n) {
+        spread(x, v.isNull, k, n, 1);
+      }
+    }
+  }
+
+  private static final class BooleanColumn extends Column {
+    private final ByteRleReader data;
+
+    BooleanColumn(ByteRleReader present, ByteRleReader data) {
+      super(present);
+      this.data = data;
+    }
+
+    @Override
+    void read(ColumnVector v, int n) {
+      int k = nulls(v, n);
+      long[] x = ((LongColumnVector) v).vector;
+      data.readBits(x, 0, k);
+      if (k < n) {
+        spread(x, v.isNull, k, n, 1);
+      }
+    }
+  }
+
+  private static final class DoubleColumn extends Column {
+    private final byte[] data;
+    private final int end;
+    private final boolean single;
+    private int pos;
+
+    DoubleColumn(ByteRleReader present, Stream data, boolean single) {
+      super(present);
+      this.data = data.bytes();
+      this.end = data.length();
+      this.single = single;
+    }
+
+    @Override
+    void read(ColumnVector v, int n) {
+      int k = nulls(v, n);
+      double[] x = ((DoubleColumnVector) v).vector;
+      int width = single ? 4 : 8;
+      if (pos + (long) k * width > end) {
+        throw new IllegalStateException("ORC floating-point stream ends before its values");
+      }
+      byte[] b = data;
+      int p = pos;
+      if (single) {
+        for (int i = 0; i < k; i++, p += 4) {
+          x[i] = (float) FLOAT_LE.get(b, p);
+        }
+      } else {
+        for (int i = 0; i < k; i++, p += 8) {
+          x[i] = (double) DOUBLE_LE.get(b, p);
+        }
+      }
+      pos = p;
+      if (k < n) {
+        int j = k - 1;
+        boolean[] isNull = v.isNull;
+        for (int i = n - 1; i >= 0; i--) {
+          x[i] = isNull[i] ? Double.NaN : x[j--];
+        }
+      }
+    }
+  }
+
+  private static final class DictionaryColumn extends Column {
+    private final RleV2Reader ids;
+    private final byte[] dictionary;
+    /** Entry e is dictionary[offsets[e] .. offsets[e + 1]). */
+    private final int[] offsets;
+    private int[] scratch = new int[0];
+
+    DictionaryColumn(ByteRleReader present, RleV2Reader ids, Stream dictionary, RleV2Reader lengths, int size) {
+      super(present);
+      this.ids = ids;
+      this.dictionary = dictionary.bytes();
+      int[] len = new int[size];
+      lengths.readInts(len, 0, size);
+      this.offsets = new int[size + 1];
+      long o = 0;
+      for (int e = 0; e < size; e++) {
+        if (len[e] < 0) {
+          throw new IllegalStateException("ORC string dictionary: a negative length");
+        }
+        o += len[e];
+        offsets[e + 1] = (int) Math.min(o, Integer.MAX_VALUE);
+      }
+      if (o > dictionary.length()) {
+        throw new IllegalStateException("ORC string dictionary: entries of " + o + " bytes in "
+            + dictionary.length());
+      }
+    }
+
+    @Override
+    void read(ColumnVector v, int n) {
+      int k = nulls(v, n);
+      BytesColumnVector s = (BytesColumnVector) v;
+      if (scratch.length < n) {
+        scratch = new int[n];
+      }
+      int[] id = scratch;
+      ids.readInts(id, 0, k);
+      byte[][] vec = s.vector;
+      int[] start = s.start;
+      int[] length = s.length;
+      int[] off = offsets;
+      int entries = off.length - 1;
+      byte[] dict = dictionary;
+      if (k == n) {
+        for (int i = 0; i < n; i++) {
+          int e = id[i];
+          if (e < 0 || e >= entries) {
+            throw new IllegalStateException("ORC string column: id " + e + " of a dictionary of " + entries);
+          }
+          if (vec[i] != dict) {
+            vec[i] = dict; // a vector read again holds the stripe's dictionary already: no store, no card mark
+          }
+          start[i] = off[e];
+          length[i] = off[e + 1] - off[e];
+        }
+        return;
+      }
+      boolean[] isNull = v.isNull;
+      int j = 0;
+      for (int i = 0; i < n; i++) {
+        vec[i] = dict;
+        if (isNull[i]) {
+          start[i] = 0;
+          length[i] = 0;
+          continue;
+        }
+        int e = id[j++];
+        if (e < 0 || e >= entries) {
+          throw new IllegalStateException("ORC string column: id " + e + " of a dictionary of " + entries);
+        }
+        start[i] = off[e];
+        length[i] = off[e + 1] - off[e];
+      }
+    }
+  }
+
+  /**
+   * Strings without a dictionary. Each batch's bytes are copied into an array of their own, as
+   * ORC's reader does, so that a vector kept (a top-N's rows, say) does not hold the stripe's.
+   */
+  private static final class DirectStringColumn extends Column {
+    private final byte[] data;
+    private final int end;
+    private final RleV2Reader lengths;
+    private int pos;
+    private int[] scratch = new int[0];
+
+    DirectStringColumn(ByteRleReader present, Stream data, RleV2Reader lengths) {
+      super(present);
+      this.data = data.bytes();
+      this.end = data.length();
+      this.lengths = lengths;
+    }
+
+    @Override
+    void read(ColumnVector v, int n) {
+      int k = nulls(v, n);
+      BytesColumnVector s = (BytesColumnVector) v;
+      if (scratch.length < n) {
+        scratch = new int[n];
+      }
+      int[] len = scratch;
+      lengths.readInts(len, 0, k);
+      long total = 0;
+      for (int i = 0; i < k; i++) {
+        if (len[i] < 0) {
+          throw new IllegalStateException("ORC string column: a negative length");
+        }
+        total += len[i];
+      }
+      if (pos + total > end) {
+        throw new IllegalStateException("ORC string column: " + total + " bytes past its stream's end");
+      }
+      byte[] bytes = Arrays.copyOfRange(data, pos, pos + (int) total);
+      pos += (int) total;
+      byte[][] vec = s.vector;
+      int[] start = s.start;
+      int[] length = s.length;
+      boolean[] isNull = v.isNull;
+      int j = 0;
+      int at = 0;
+      for (int i = 0; i < n; i++) {
+        vec[i] = bytes;
+        if (k < n && isNull[i]) {
+          start[i] = 0;
+          length[i] = 0;
+          continue;
+        }
+        int l = len[j++];
+        start[i] = at;
+        length[i] = l;
+        at += l;
+      }
+    }
+  }
+}

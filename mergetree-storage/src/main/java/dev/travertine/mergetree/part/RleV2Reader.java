@@ -1,0 +1,283 @@
+package dev.travertine.mergetree.part;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * Decodes one ORC integer stream in run-length encoding version 2 (the ORC specification's
+ * "Integer Run Length Encoding, version 2": short repeat, direct, patched base, delta) from a whole
+ * decompressed stream, values copied out a run at a time.
+ *
+ * <p>The stream's bytes must be followed by at least 8 readable bytes (the stream reader pads
+ * them): bit-packed values are read as one big-endian long at their byte, shifted into place.
+ */
+final class RleV2Reader {
+  private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  /** A run holds at most 512 values. */
+  private static final int MAX_RUN = 512;
+
+  private final byte[] buf;
+  private int pos;
+  private final int end;
+  private final boolean signed;
+  private final long[] literals = new long[MAX_RUN];
+  private int used;
+  private int count;
+
+  /** Reads {@code buf[from .. to)}; {@code signed}: values are zigzag-encoded (DATA of integers), not (lengths, ids). */
+  RleV2Reader(byte[] buf, int from, int to, boolean signed) {
+    this.buf = buf;
+    this.pos = from;
+    this.end = to;
+    this.signed = signed;
+  }
+
+  /** The next {@code n} values into {@code out[off .. off + n)}. */
+  void read(long[] out, int off, int n) {
+    while (n > 0) {
+      if (used == count) {
+        readRun();
+      }
+      int k = Math.min(n, count - used);
+      System.arraycopy(literals, used, out, off, k);
+      used += k;
+      off += k;
+      n -= k;
+    }
+  }
+
+  /** The next {@code n} values into {@code out[off .. off + n)}, each narrowed to an int (ids, lengths). */
+  void readInts(int[] out, int off, int n) {
+    while (n > 0) {
+      if (used == count) {
+        readRun();
+      }
+      int k = Math.min(n, count - used);
+      long[] lit = literals;
+      for (int i = 0; i < k; i++) {
+        out[off + i] = (int) lit[used + i];
+      }
+      used += k;
+      off += k;
+      n -= k;
+    }
+  }
+
+  private void readRun() {
+    if (pos >= end) {
+      throw new IllegalStateException("ORC integer stream ends before its values");
+    }
+    int first = buf[pos] & 0xff;
+    switch (first >>> 6) {
+      case 0 -> shortRepeat(first);
+      case 1 -> direct(first);
+      case 2 -> patchedBase(first);
+      default -> delta(first);
+    }
+    used = 0;
+    if (pos > end) {
+      throw new IllegalStateException("ORC integer stream: a run reads past the stream's end");
+    }
+  }
+
+  private long zigzag(long v) {
+    return signed ? (v >>> 1) ^ -(v & 1) : v;
+  }
+
+  private void shortRepeat(int first) {
+    int width = ((first >>> 3) & 7) + 1;
+    int n = (first & 7) + 3;
+    pos++;
+    long v = 0;
+    for (int i = 0; i < width; i++) {
+      v = v << 8 | (buf[pos++] & 0xff);
+    }
+    v = zigzag(v);
+    java.util.Arrays.fill(literals, 0, n, v);
+    count = n;
+  }
+
+  private void direct(int first) {
+    int width = decodeWidth((first >>> 1) & 0x1f);
+    int n = ((first & 1) << 8 | (buf[pos + 1] & 0xff)) + 1;
+    pos += 2;
+    unpack(literals, 0, n, width);
+    if (signed) {
+      long[] lit = literals;
+      for (int i = 0; i < n; i++) {
+        long v = lit[i];
+        lit[i] = (v >>> 1) ^ -(v & 1);
+      }
+    }
+    count = n;
+  }
+
+  private void patchedBase(int first) {
+    int width = decodeWidth((first >>> 1) & 0x1f);
+    int n = ((first & 1) << 8 | (buf[pos + 1] & 0xff)) + 1;
+    int third = buf[pos + 2] & 0xff;
+    int baseBytes = ((third >>> 5) & 7) + 1;
+    int patchWidth = decodeWidth(third & 0x1f);
+    int fourth = buf[pos + 3] & 0xff;
+    int gapWidth = ((fourth >>> 5) & 7) + 1;
+    int patches = fourth & 0x1f;
+    pos += 4;
+    long base = 0;
+    for (int i = 0; i < baseBytes; i++) {
+      base = base << 8 | (buf[pos++] & 0xff);
+    }
+    long signBit = 1L << (baseBytes * 8 - 1);
+    if ((base & signBit) != 0) {
+      base = -(base & ~signBit);
+    }
+    long[] lit = literals;
+    unpack(lit, 0, n, width);
+    if (patchWidth + gapWidth > 64) {
+      throw new IllegalStateException("ORC integer stream: a patch of " + (patchWidth + gapWidth) + " bits");
+    }
+    long[] list = new long[patches];
+    unpack(list, 0, patches, closestFixedBits(patchWidth + gapWidth));
+    long patchMask = patchWidth == 64 ? -1L : (1L << patchWidth) - 1;
+    int at = 0;
+    for (int p = 0; p < patches; p++) {
+      long gap = list[p] >>> patchWidth;
+      long patch = list[p] & patchMask;
+      at += (int) gap;
+      if (patch == 0) {
+        continue; // a gap over 255 is split into entries of gap 255 and no patch
+      }
+      if (at >= n) {
+        throw new IllegalStateException("ORC integer stream: a patch past its run");
+      }
+      lit[at] |= patch << width;
+    }
+    for (int i = 0; i < n; i++) {
+      lit[i] += base;
+    }
+    count = n;
+  }
+
+  private void delta(int first) {
+    int encoded = (first >>> 1) & 0x1f;
+    int width = encoded == 0 ? 0 : decodeWidth(encoded);
+    int rest = (first & 1) << 8 | (buf[pos + 1] & 0xff); // values after the first
+    pos += 2;
+    long[] lit = literals;
+    long v = readVarLong();
+    lit[0] = signed ? (v >>> 1) ^ -(v & 1) : v;
+    if (width == 0) {
+      long d = readVarLong();
+      d = (d >>> 1) ^ -(d & 1);
+      for (int i = 1; i <= rest; i++) {
+        lit[i] = lit[i - 1] + d;
+      }
+    } else {
+      long d = readVarLong();
+      long deltaBase = (d >>> 1) ^ -(d & 1);
+      lit[1] = lit[0] + deltaBase;
+      unpack(lit, 2, rest - 1, width);
+      long prev = lit[1];
+      if (deltaBase < 0) {
+        for (int i = 2; i <= rest; i++) {
+          prev -= lit[i];
+          lit[i] = prev;
+        }
+      } else {
+        for (int i = 2; i <= rest; i++) {
+          prev += lit[i];
+          lit[i] = prev;
+        }
+      }
+    }
+    count = rest + 1;
+  }
+
+  private long readVarLong() {
+    long v = 0;
+    int shift = 0;
+    while (true) {
+      if (pos >= end) {
+        throw new IllegalStateException("ORC integer stream ends inside a varint");
+      }
+      int b = buf[pos++];
+      v |= (long) (b & 0x7f) << shift;
+      if (b >= 0) {
+        return v;
+      }
+      shift += 7;
+      if (shift > 63) {
+        throw new IllegalStateException("ORC integer stream: a varint of more than 64 bits");
+      }
+    }
+  }
+
+  /** {@code n} values of {@code width} bits, packed big-endian from {@code pos}, into {@code out[off ..)}. */
+  private void unpack(long[] out, int off, int n, int width) {
+    if (n <= 0) {
+      return;
+    }
+    long bits = (long) n * width;
+    int bytes = (int) ((bits + 7) >>> 3);
+    if (pos + bytes > end) {
+      throw new IllegalStateException("ORC integer stream: " + n + " values of " + width + " bits past its end");
+    }
+    byte[] b = buf;
+    if (width == 64) {
+      int p = pos;
+      for (int i = 0; i < n; i++, p += 8) {
+        out[off + i] = (long) LONG_BE.get(b, p);
+      }
+    } else if (width == 8) {
+      int p = pos;
+      for (int i = 0; i < n; i++) {
+        out[off + i] = b[p + i] & 0xffL;
+      }
+    } else if (width == 16) {
+      int p = pos;
+      for (int i = 0; i < n; i++, p += 2) {
+        out[off + i] = (b[p] & 0xffL) << 8 | (b[p + 1] & 0xffL);
+      }
+    } else {
+      // at most 56 bits plus 7 of offset: one big-endian long read at the value's first byte holds it
+      int shiftRight = 64 - width;
+      long bitPos = (long) pos << 3;
+      for (int i = 0; i < n; i++, bitPos += width) {
+        long word = (long) LONG_BE.get(b, (int) (bitPos >>> 3));
+        out[off + i] = (word << (bitPos & 7)) >>> shiftRight;
+      }
+    }
+    pos += bytes;
+  }
+
+  /** The bit width a 5-bit field of a run header stands for. */
+  static int decodeWidth(int encoded) {
+    if (encoded < 24) {
+      return encoded + 1;
+    }
+    return switch (encoded) {
+      case 24 -> 26;
+      case 25 -> 28;
+      case 26 -> 30;
+      case 27 -> 32;
+      case 28 -> 40;
+      case 29 -> 48;
+      case 30 -> 56;
+      default -> 64;
+    };
+  }
+
+  /** The smallest width of the fixed set (1 .. 24, 26, 28, 30, 32, 40, 48, 56, 64) that holds {@code n} bits. */
+  static int closestFixedBits(int n) {
+    if (n <= 0) {
+      return 1;
+    }
+    if (n <= 24) {
+      return n;
+    }
+    if (n <= 32) {
+      return n + (n & 1); // 26, 28, 30, 32
+    }
+    return n <= 40 ? 40 : n <= 48 ? 48 : n <= 56 ? 56 : 64;
+  }
+}

@@ -1,0 +1,312 @@
+package dev.travertine.mergetree.part;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
+import org.apache.orc.CompressionKind;
+import org.apache.orc.OrcConf;
+import org.apache.orc.OrcFile;
+import org.apache.orc.Reader;
+import org.apache.orc.RecordReader;
+import org.apache.orc.StripeInformation;
+import org.apache.orc.TypeDescription;
+import org.apache.orc.Writer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Our reader of ORC streams against ORC's own reader of the same files, batch by batch: every type
+ * it decodes, values shaped to make ORC's writer use each run-length encoding (short repeats,
+ * direct, patched base, delta), NULLs at several densities (none, some, stripes of NULLs only),
+ * strings with and without dictionaries, every compression codec, several stripes read whole or as
+ * a range, column subsets and batch sizes. Types it does not decode make {@link OrcStreamReader#open}
+ * decline.
+ */
+class OrcStreamReaderTest {
+  @TempDir Path dir;
+
+  private static final TypeDescription SCHEMA = TypeDescription.fromString("struct<b:boolean,ti:tinyint,si:smallint,"
+      + "i:int,l:bigint,seq:bigint,dt:date,r:float,d:double,s:string,u:string,vc:varchar(20)>");
+
+  private static final int ROWS = 23_000;
+  private static final int STRIPE_ROWS = 5_000;
+
+  /** Writes {@link #SCHEMA} rows; {@code dictionaryThreshold}: ORC's dictionary key size threshold (0: no dictionaries). */
+  private Path write(String name, CompressionKind compression, double dictionaryThreshold, long seed) throws Exception {
+    Path file = dir.resolve(name + ".orc");
+    Configuration conf = new Configuration(false);
+    OrcConf.STRIPE_ROW_COUNT.setLong(conf, STRIPE_ROWS);
+    OrcConf.DICTIONARY_KEY_SIZE_THRESHOLD.setDouble(conf, dictionaryThreshold);
+    Random rnd = new Random(seed);
+    try (Writer w = OrcFile.createWriter(new org.apache.hadoop.fs.Path(file.toString()),
+        OrcFile.writerOptions(conf).setSchema(SCHEMA).compress(compression).rowIndexStride(1000)
+            .bufferSize(8 * 1024).fileSystem(FileSystem.getLocal(conf)))) {
+      VectorizedRowBatch b = SCHEMA.createRowBatch(1000);
+      long seq = -50_000;
+      for (int r = 0; r < ROWS; r++) {
+        int row = b.size++;
+        int stripe = r / STRIPE_ROWS;
+        seq += r % 3000 < 1500 ? 1 : r % 3000 < 2000 ? rnd.nextInt(40) : -rnd.nextInt(5); // fixed and varying deltas
+        for (int c = 0; c < SCHEMA.getChildren().size(); c++) {
+          ColumnVector v = b.cols[c];
+          // column 0 has no NULL, column 1 NULLs in stripe 2 only (all of it), the others some
+          boolean isNull = c == 0 ? false : c == 1 ? stripe == 2 : rnd.nextInt(c + 3) == 0;
+          if (isNull) {
+            v.noNulls = false;
+            v.isNull[row] = true;
+            continue;
+          }
+          v.isNull[row] = false;
+          switch (c) {
+            case 0 -> ((LongColumnVector) v).vector[row] = rnd.nextInt(7) == 0 ? 1 : r / 700 % 2; // runs and noise
+            case 1 -> ((LongColumnVector) v).vector[row] = r % 400 < 200 ? 5 : (byte) rnd.nextInt();
+            case 2 -> ((LongColumnVector) v).vector[row] = r / 37 % 5 == 0 ? (short) rnd.nextInt() : r / 37 % 5 - 2;
+            case 3 -> ((LongColumnVector) v).vector[row] = rnd.nextInt(50) == 0
+                ? (rnd.nextBoolean() ? Integer.MAX_VALUE : Integer.MIN_VALUE) // patched base
+                : rnd.nextInt(100) - (r % 2000 < 1000 ? 0 : 70);
+            case 4 -> ((LongColumnVector) v).vector[row] = switch (rnd.nextInt(8)) {
+              case 0 -> Long.MIN_VALUE;
+              case 1 -> Long.MAX_VALUE;
+              case 2 -> rnd.nextInt(1000);
+              default -> rnd.nextLong();
+            };
+            case 5 -> ((LongColumnVector) v).vector[row] = seq;
+            case 6 -> ((LongColumnVector) v).vector[row] = 10_000 + r / 50 + rnd.nextInt(3);
+            case 7 -> ((DoubleColumnVector) v).vector[row] = switch (rnd.nextInt(10)) {
+              case 0 -> Float.NaN;
+              case 1 -> -0.0f;
+              case 2 -> Float.NEGATIVE_INFINITY;
+              default -> (rnd.nextFloat() - 0.5f) * 1e6f;
+            };
+            case 8 -> ((DoubleColumnVector) v).vector[row] = switch (rnd.nextInt(10)) {
+              case 0 -> Double.NaN;
+              case 1 -> Double.MIN_VALUE;
+              case 2 -> Double.MAX_VALUE;
+              default -> (rnd.nextDouble() - 0.5) * 1e12;
+            };
+            case 9 -> ((BytesColumnVector) v).setVal(row, ("flag" + rnd.nextInt(6) + (r % 2 == 0 ? "é" : ""))
+                .getBytes(StandardCharsets.UTF_8));
+            case 10 -> ((BytesColumnVector) v).setVal(row, (rnd.nextInt(20) == 0 ? "" : "u" + rnd.nextLong() + "\u4e2d")
+                .getBytes(StandardCharsets.UTF_8));
+            default -> ((BytesColumnVector) v).setVal(row, ("v" + rnd.nextInt(30)).getBytes(StandardCharsets.UTF_8));
+          }
+        }
+        if (b.size == b.getMaxSize()) {
+          w.addRowBatch(b);
+          b.reset();
+        }
+      }
+      if (b.size > 0) {
+        w.addRowBatch(b);
+      }
+    }
+    return file;
+  }
+
+  private static Reader reader(Path file) throws Exception {
+    Configuration conf = new Configuration(false);
+    return OrcFile.createReader(new org.apache.hadoop.fs.Path(file.toString()),
+        OrcFile.readerOptions(conf).filesystem(FileSystem.getLocal(conf)));
+  }
+
+  private static OrcStreamReader ours(Path file, Reader r, boolean[] include, long offset, long length)
+      throws Exception {
+    Configuration conf = new Configuration(false);
+    FileSystem fs = FileSystem.getLocal(conf);
+    return OrcStreamReader.open(() -> fs.open(new org.apache.hadoop.fs.Path(file.toString())), r, include, offset,
+        length);
+  }
+
+  /** Reads the file both ways with batches of {@code batchSize} rows and compares them batch by batch. */
+  private static void compare(Path file, boolean[] include, long offset, long length, int batchSize, String what)
+      throws Exception {
+    try (Reader r = reader(file)) {
+      Reader.Options o = r.options();
+      if (include != null) {
+        o.include(include);
+      }
+      if (length >= 0) {
+        o.range(offset, length);
+      }
+      long rows = 0;
+      try (RecordReader theirs = r.rows(o); OrcStreamReader ours = ours(file, r, include, offset, length)) {
+        assertNotNull(ours, what + ": our reader declined");
+        VectorizedRowBatch expected = SCHEMA.createRowBatch(batchSize);
+        VectorizedRowBatch actual = SCHEMA.createRowBatch(batchSize);
+        int batch = 0;
+        while (true) {
+          boolean e = theirs.nextBatch(expected);
+          boolean a = ours.next(actual);
+          assertEquals(e && expected.size > 0, a, what + ": batch " + batch + " exists");
+          if (!a) {
+            break;
+          }
+          assertEquals(expected.size, actual.size, what + ": batch " + batch + " rows");
+          for (int c = 0; c < SCHEMA.getChildren().size(); c++) {
+            if (include == null || include[c + 1]) {
+              assertColumn(expected.cols[c], actual.cols[c], expected.size, what + ": batch " + batch + " column " + c);
+            }
+          }
+          rows += actual.size;
+          batch++;
+        }
+      }
+      long want = 0;
+      for (StripeInformation s : r.getStripes()) {
+        if (length < 0 || s.getOffset() >= offset && s.getOffset() < offset + length) {
+          want += s.getNumberOfRows();
+        }
+      }
+      assertEquals(want, rows, what + ": rows read");
+    }
+  }
+
+  private static void assertColumn(ColumnVector e, ColumnVector a, int n, String what) {
+    for (int i = 0; i < n; i++) {
+      int ie = e.isRepeating ? 0 : i;
+      boolean nullE = !e.noNulls && e.isNull[ie];
+      boolean nullA = !a.noNulls && a.isNull[i];
+      assertEquals(nullE, nullA, what + " row " + i + " NULL");
+      if (nullE) {
+        continue;
+      }
+      if (e instanceof LongColumnVector le) {
+        assertEquals(le.vector[ie], ((LongColumnVector) a).vector[i], what + " row " + i);
+      } else if (e instanceof DoubleColumnVector de) {
+        assertEquals(Double.doubleToRawLongBits(de.vector[ie]),
+            Double.doubleToRawLongBits(((DoubleColumnVector) a).vector[i]), what + " row " + i);
+      } else {
+        BytesColumnVector be = (BytesColumnVector) e;
+        BytesColumnVector ba = (BytesColumnVector) a;
+        assertArrayEquals(Arrays.copyOfRange(be.vector[ie], be.start[ie], be.start[ie] + be.length[ie]),
+            Arrays.copyOfRange(ba.vector[i], ba.start[i], ba.start[i] + ba.length[i]), what + " row " + i);
+      }
+    }
+  }
+
+  @Test
+  void everyColumnMatchesOrcsReaderForEveryCodec() throws Exception {
+    long seed = 1;
+    for (CompressionKind kind : List.of(CompressionKind.LZ4, CompressionKind.ZSTD, CompressionKind.ZLIB,
+        CompressionKind.SNAPPY, CompressionKind.NONE)) {
+      Path file = write("all_" + kind, kind, 0.8, seed++);
+      compare(file, null, 0, -1, 1024, kind.toString());
+      compare(file, null, 0, -1, 777, kind + ", batches of 777");
+    }
+  }
+
+  @Test
+  void stringsWithoutDictionariesAndLargeBatches() throws Exception {
+    Path file = write("direct", CompressionKind.LZ4, 0, 7);
+    try (Reader r = reader(file)) {
+      // the writer was told to keep no dictionary: both string encodings are covered between the two files
+      assertEquals(ROWS, r.getNumberOfRows());
+    }
+    compare(file, null, 0, -1, 65_536, "direct strings");
+    compare(file, null, 0, -1, 1, "batches of one row");
+  }
+
+  @Test
+  void columnSubsetsAndStripeRanges() throws Exception {
+    Path file = write("ranges", CompressionKind.ZSTD, 0.8, 3);
+    int fields = SCHEMA.getChildren().size();
+    Random rnd = new Random(5);
+    for (int t = 0; t < 6; t++) {
+      boolean[] include = new boolean[fields + 1];
+      include[0] = true;
+      for (int c = 1; c <= fields; c++) {
+        include[c] = rnd.nextBoolean();
+      }
+      compare(file, include, 0, -1, 1000, "columns " + Arrays.toString(include));
+    }
+    try (Reader r = reader(file)) {
+      List<StripeInformation> stripes = r.getStripes();
+      assertTrue(stripes.size() >= 4, "stripes: " + stripes.size());
+      StripeInformation second = stripes.get(1);
+      compare(file, null, second.getOffset(), second.getLength(), 1000, "the second stripe");
+      compare(file, null, second.getOffset(), stripes.get(3).getOffset() - second.getOffset() + 1, 1000,
+          "stripes 2 to 4");
+      compare(file, null, stripes.get(stripes.size() - 1).getOffset() + 1, 1 << 30, 1000, "no stripe starts there");
+    }
+  }
+
+  @Test
+  void typesItDoesNotDecodeAreLeftToOrc() throws Exception {
+    TypeDescription schema = TypeDescription.fromString("struct<k:bigint,ts:timestamp,c:char(3),dec:decimal(20,2)>");
+    Path file = dir.resolve("other.orc");
+    Configuration conf = new Configuration(false);
+    try (Writer w = OrcFile.createWriter(new org.apache.hadoop.fs.Path(file.toString()),
+        OrcFile.writerOptions(conf).setSchema(schema).fileSystem(FileSystem.getLocal(conf)))) {
+      VectorizedRowBatch b = schema.createRowBatch();
+      for (int i = 0; i < 3; i++) {
+        ((BytesColumnVector) b.cols[2]).setVal(i, "abc".getBytes(StandardCharsets.UTF_8));
+      }
+      b.size = 3;
+      w.addRowBatch(b);
+    }
+    try (Reader r = reader(file)) {
+      for (int c = 2; c <= 4; c++) {
+        boolean[] include = {true, true, false, false, false};
+        include[c] = true;
+        assertNull(ours(file, r, include, 0, -1), "column " + c);
+      }
+      try (OrcStreamReader ours = ours(file, r, new boolean[] {true, true, false, false, false}, 0, -1)) {
+        assertNotNull(ours, "BIGINT alone");
+        VectorizedRowBatch b = schema.createRowBatch();
+        b.cols[1] = b.cols[2] = b.cols[3] = null;
+        assertTrue(ours.next(b));
+        assertEquals(3, b.size);
+        assertFalse(ours.next(b));
+      }
+    }
+  }
+
+  @Test
+  void aStreamCutShortIsAnErrorNotValues() {
+    // DIRECT run of 10 values of 8 bits, only 4 bytes present
+    byte[] direct = {(byte) 0x4e, 9, 1, 2, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0};
+    RleV2Reader r = new RleV2Reader(direct, 0, 6, false);
+    long[] out = new long[10];
+    assertThrows(IllegalStateException.class, () -> r.read(out, 0, 10));
+    // no run at all
+    RleV2Reader empty = new RleV2Reader(new byte[8], 0, 0, true);
+    assertThrows(IllegalStateException.class, () -> empty.read(out, 0, 1));
+    // a byte run header without its value
+    ByteRleReader bytes = new ByteRleReader(new byte[] {5, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1);
+    assertThrows(IllegalStateException.class, bytes::next);
+  }
+
+  @Test
+  void fixedWidthsOfTheSpecification() {
+    int[] widths = new int[32];
+    for (int e = 0; e < 32; e++) {
+      widths[e] = RleV2Reader.decodeWidth(e);
+    }
+    assertEquals(1, widths[0]);
+    assertEquals(24, widths[23]);
+    assertArrayEquals(new int[] {26, 28, 30, 32, 40, 48, 56, 64}, Arrays.copyOfRange(widths, 24, 32));
+    List<Integer> closest = new ArrayList<>();
+    for (int n : new int[] {0, 1, 24, 25, 27, 31, 33, 41, 57, 64}) {
+      closest.add(RleV2Reader.closestFixedBits(n));
+    }
+    assertEquals(List.of(1, 1, 24, 26, 28, 32, 40, 48, 64, 64), closest);
+  }
+}
