@@ -33,10 +33,10 @@ import org.apache.orc.impl.OrcCodecPool;
  *
  * <p>Why: ORC's reader hands integers out one call per value and strings one reference per value
  * through several layers; this one decompresses each stream of a stripe whole and decodes runs in
- * bulk (docs/design/storage.md, "Our reader of ORC streams"). It reads no row index, so it serves
- * reads that take every row of their stripes: no search argument, no PREWHERE row filter, and a
- * part whose file has the table's schema; {@link #open} returns null for anything else and the
- * part is read by ORC's reader.
+ * bulk (docs/design/storage-format.md, "Reading parts"). It reads no row index, so it serves reads
+ * that take every row of their stripes (no search argument; a PREWHERE filter is evaluated per
+ * batch, {@link #filterRows}) of a part whose file has the table's schema; {@link #open} returns
+ * null for anything else and the part is read by ORC's reader.
  */
 final class OrcStreamReader implements AutoCloseable {
   private static final VarHandle DOUBLE_LE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
@@ -167,31 +167,90 @@ final class OrcStreamReader implements AutoCloseable {
     return true;
   }
 
-  /** Reads the next batch (at most its capacity, never past the stripe's end); false at the end. */
-  boolean next(VectorizedRowBatch batch) throws IOException {
-    while (rowsLeft == 0) {
-      if (stripe + 1 >= stripes.size()) {
-        batch.size = 0;
+  /**
+   * Evaluates {@code rowFilter} on its columns before the others are decoded (PREWHERE): batches
+   * then come as ORC's reader makes them with a row filter ({@code selectedInUse}, {@code
+   * selected[0 .. size)} the passing rows), a batch where no row passes is not handed out, and
+   * {@code filtered[0]} counts the rows examined. False, changing nothing, when the filter reads
+   * a column this reader does not read.
+   */
+  boolean filterRows(dev.travertine.vector.RowFilter rowFilter, long[] filtered) {
+    boolean[] first = new boolean[fields.length];
+    for (int c : rowFilter.columns()) {
+      int i = Arrays.binarySearch(fields, c);
+      if (i < 0) {
         return false;
       }
-      loadStripe(++stripe);
+      first[i] = true;
     }
-    int n = (int) Math.min(batch.getMaxSize(), rowsLeft);
-    for (int i = 0; i < columns.length; i++) {
-      ColumnVector v = batch.cols[fields[i]];
-      if (v == null) { // a column read that the caller gave no vector for: decoded into one of ours
-        if (spare[i] == null || spare[i].isNull.length < n) {
-          spare[i] = org.apache.orc.impl.TypeUtils.createColumn(types[i], TypeDescription.RowBatchVersion.ORIGINAL,
-              batch.getMaxSize());
-        }
-        v = spare[i];
-      }
-      columns[i].read(v, n);
-    }
-    rowsLeft -= n;
-    batch.size = n;
-    batch.selectedInUse = false;
+    this.filter = rowFilter.create();
+    this.filterColumn = first;
+    this.filtered = filtered;
     return true;
+  }
+
+  private dev.travertine.vector.RowFilter.Instance filter;
+  /** Per entry of {@link #columns}: whether the filter reads it (decoded first). */
+  private boolean[] filterColumn;
+  private long[] filtered;
+
+  /** Reads the next batch (at most its capacity, never past the stripe's end); false at the end. */
+  boolean next(VectorizedRowBatch batch) throws IOException {
+    while (true) {
+      while (rowsLeft == 0) {
+        if (stripe + 1 >= stripes.size()) {
+          batch.size = 0;
+          return false;
+        }
+        loadStripe(++stripe);
+      }
+      int n = (int) Math.min(batch.getMaxSize(), rowsLeft);
+      rowsLeft -= n;
+      if (filter == null) {
+        for (int i = 0; i < columns.length; i++) {
+          columns[i].read(vector(batch, i, n), n);
+        }
+        batch.size = n;
+        batch.selectedInUse = false;
+        return true;
+      }
+      for (int i = 0; i < columns.length; i++) {
+        if (filterColumn[i]) {
+          columns[i].read(vector(batch, i, n), n);
+        }
+      }
+      int[] sel = batch.selected;
+      for (int r = 0; r < n; r++) {
+        sel[r] = r;
+      }
+      filtered[0] += n;
+      int m = filter.filter(batch.cols, sel, n);
+      for (int i = 0; i < columns.length; i++) {
+        if (!filterColumn[i]) {
+          // every value is decoded (runs have to be, to be passed over): a batch no row passes goes into a spare vector
+          columns[i].read(m == 0 ? spare(i, batch, n) : vector(batch, i, n), n);
+        }
+      }
+      if (m > 0) {
+        batch.size = m;
+        batch.selectedInUse = true;
+        return true;
+      }
+    }
+  }
+
+  /** The batch's vector for column entry {@code i}, or a spare one when the batch has none. */
+  private ColumnVector vector(VectorizedRowBatch batch, int i, int n) {
+    ColumnVector v = batch.cols[fields[i]];
+    return v != null ? v : spare(i, batch, n);
+  }
+
+  private ColumnVector spare(int i, VectorizedRowBatch batch, int n) {
+    if (spare[i] == null || spare[i].isNull.length < n) {
+      spare[i] = org.apache.orc.impl.TypeUtils.createColumn(types[i], TypeDescription.RowBatchVersion.ORIGINAL,
+          Math.max(n, batch.getMaxSize()));
+    }
+    return spare[i];
   }
 
   /** Reads stripe {@code s}'s streams of the columns read and sets up their decoders. */

@@ -119,10 +119,14 @@ public final class PartReader implements AutoCloseable {
     ColumnMapping mapping = part.mapping(schema);
     Reader reader = part.openReader();
     try {
-      if (ownReader && mapping.identical() && sarg == null && rowFilter == null) {
+      if (ownReader && mapping.identical() && sarg == null) {
         OrcStreamReader own = OrcStreamReader.open(part::openStream, reader, include, offset, length);
         if (own != null) {
-          return new PartReader(reader, null, own, mapping, include, null);
+          long[] filtered = rowFilter == null ? null : new long[1];
+          if (rowFilter == null || own.filterRows(rowFilter, filtered)) {
+            return new PartReader(reader, null, own, mapping, include, filtered);
+          }
+          own.close();
         }
       }
       Reader.Options o = reader.options().schema(mapping.readerSchema()).useSelected(false);
