@@ -144,9 +144,25 @@ final class OrcStreamReader implements AutoCloseable {
     return OrcProto.StripeFooter.parseFrom(ByteBuffer.wrap(plain.bytes(), 0, plain.length()));
   }
 
+  /**
+   * The most bytes of a stripe's streams (as stored) this reader takes: it holds them decompressed
+   * while it reads the stripe, where ORC's reader decompresses a chunk at a time, so a wide read of
+   * long strings (a {@code SELECT *} of a URL, a title, …) is left to ORC's reader.
+   */
+  static final long MAX_STRIPE_BYTES = 48L << 20;
+
   /** Whether every column read has an encoding this reader decodes in a stripe with this footer. */
   private boolean decodes(OrcProto.StripeFooter footer) {
     if (footer.getEncryptionCount() > 0) {
+      return false;
+    }
+    long bytes = 0;
+    for (OrcProto.Stream st : footer.getStreamsList()) {
+      if (isDataStream(st.getKind()) && isRead(st.getColumn())) {
+        bytes += st.getLength();
+      }
+    }
+    if (bytes > MAX_STRIPE_BYTES) {
       return false;
     }
     for (TypeDescription t : types) {
@@ -193,6 +209,15 @@ final class OrcStreamReader implements AutoCloseable {
   /** Per entry of {@link #columns}: whether the filter reads it (decoded first). */
   private boolean[] filterColumn;
   private long[] filtered;
+
+  private boolean isRead(int columnId) {
+    for (TypeDescription t : types) {
+      if (t.getId() == columnId) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   /** Reads the next batch (at most its capacity, never past the stripe's end); false at the end. */
   boolean next(VectorizedRowBatch batch) throws IOException {
