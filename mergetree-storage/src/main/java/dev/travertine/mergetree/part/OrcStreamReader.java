@@ -58,6 +58,10 @@ final class OrcStreamReader implements AutoCloseable {
   private final Column[] columns;
   /** Per column, a vector for batches that hold none for it (made when first needed). */
   private final ColumnVector[] spare;
+  /** Per column, Hive's vector a dictionary vector of ours took the place of in the batch (reused for a stripe without one). */
+  private final BytesColumnVector[] displaced;
+  /** Whether strings of a dictionary come as {@link dev.travertine.vector.DictionaryVector}s. */
+  private boolean dictionaryStrings;
   private int stripe = -1;
   private long rowsLeft;
 
@@ -72,6 +76,23 @@ final class OrcStreamReader implements AutoCloseable {
     this.types = types;
     this.columns = new Column[fields.length];
     this.spare = new ColumnVector[fields.length];
+    this.displaced = new BytesColumnVector[fields.length];
+  }
+
+  /**
+   * Hands strings of a stripe's dictionary out as {@link dev.travertine.vector.DictionaryVector}s
+   * over a {@link dev.travertine.vector.StringDictionary} of the stripe's dictionary (its entries
+   * in ORC's order, so a row's id is ORC's), in place of Hive's vector: for callers that take our
+   * vectors, where the decoded-column cache and GROUP BY would otherwise hash every row's string
+   * to find its id. Strings without a dictionary still come in Hive's vectors.
+   */
+  void dictionaryStrings(boolean on) {
+    this.dictionaryStrings = on;
+  }
+
+  /** The footers of the stripes read (tests look at their encodings). */
+  List<OrcProto.StripeFooter> footers() {
+    return footers;
   }
 
   /** Opens the file for positioned reads. */
@@ -233,7 +254,7 @@ final class OrcStreamReader implements AutoCloseable {
       rowsLeft -= n;
       if (filter == null) {
         for (int i = 0; i < columns.length; i++) {
-          columns[i].read(vector(batch, i, n), n);
+          readColumn(batch, i, n);
         }
         batch.size = n;
         batch.selectedInUse = false;
@@ -241,7 +262,7 @@ final class OrcStreamReader implements AutoCloseable {
       }
       for (int i = 0; i < columns.length; i++) {
         if (filterColumn[i]) {
-          columns[i].read(vector(batch, i, n), n);
+          readColumn(batch, i, n);
         }
       }
       int[] sel = batch.selected;
@@ -253,7 +274,11 @@ final class OrcStreamReader implements AutoCloseable {
       for (int i = 0; i < columns.length; i++) {
         if (!filterColumn[i]) {
           // every value is decoded (runs have to be, to be passed over): a batch no row passes goes into a spare vector
-          columns[i].read(m == 0 ? spare(i, batch, n) : vector(batch, i, n), n);
+          if (m == 0) {
+            columns[i].read(spare(i, batch, n), n);
+          } else {
+            readColumn(batch, i, n);
+          }
         }
       }
       if (m > 0) {
@@ -264,10 +289,30 @@ final class OrcStreamReader implements AutoCloseable {
     }
   }
 
-  /** The batch's vector for column entry {@code i}, or a spare one when the batch has none. */
-  private ColumnVector vector(VectorizedRowBatch batch, int i, int n) {
-    ColumnVector v = batch.cols[fields[i]];
-    return v != null ? v : spare(i, batch, n);
+  /**
+   * Decodes the next {@code n} rows of column entry {@code i} into the batch: into its vector, or
+   * as a vector of ours put in its place (strings of a dictionary, {@link #dictionaryStrings});
+   * into a spare vector when the batch holds none for the column.
+   */
+  private void readColumn(VectorizedRowBatch batch, int i, int n) {
+    int f = fields[i];
+    ColumnVector given = batch.cols[f];
+    if (given == null) {
+      columns[i].read(spare(i, batch, n), n);
+      return;
+    }
+    ColumnVector v = given;
+    if (v instanceof dev.travertine.vector.CompactVector) {
+      // a reused batch holds the dictionary vector of an earlier batch: decode into Hive's vector it replaced
+      v = displaced[i] != null ? displaced[i]
+          : org.apache.orc.impl.TypeUtils.createColumn(types[i], TypeDescription.RowBatchVersion.ORIGINAL,
+              batch.getMaxSize());
+    }
+    ColumnVector out = columns[i].read(v, n);
+    if (out != v && v instanceof BytesColumnVector b) {
+      displaced[i] = b;
+    }
+    batch.cols[f] = out;
   }
 
   private ColumnVector spare(int i, VectorizedRowBatch batch, int n) {
@@ -314,7 +359,7 @@ final class OrcStreamReader implements AutoCloseable {
       data[columnOf[st.getColumn()]][st.getKind().ordinal()] = decompress(raw);
     }
     for (int i = 0; i < types.length; i++) {
-      columns[i] = column(types[i], footer.getColumns(types[i].getId()), data[i]);
+      columns[i] = column(types[i], footer.getColumns(types[i].getId()), data[i], dictionaryStrings);
     }
     rowsLeft = info.getNumberOfRows();
   }
@@ -396,7 +441,8 @@ final class OrcStreamReader implements AutoCloseable {
     return new Stream(out, o);
   }
 
-  private static Column column(TypeDescription t, OrcProto.ColumnEncoding encoding, Stream[] streams) {
+  private static Column column(TypeDescription t, OrcProto.ColumnEncoding encoding, Stream[] streams,
+      boolean dictionaryStrings) {
     Stream present = streams[OrcProto.Stream.Kind.PRESENT.ordinal()];
     Stream data = orEmpty(streams[OrcProto.Stream.Kind.DATA.ordinal()]);
     ByteRleReader nulls = present == null ? null : new ByteRleReader(present.bytes(), 0, present.length());
@@ -410,7 +456,7 @@ final class OrcStreamReader implements AutoCloseable {
         if (encoding.getKind() == OrcProto.ColumnEncoding.Kind.DICTIONARY_V2) {
           Stream dict = orEmpty(streams[OrcProto.Stream.Kind.DICTIONARY_DATA.ordinal()]);
           yield new DictionaryColumn(nulls, new RleV2Reader(data.bytes(), 0, data.length(), false), dict,
-              lengthReader, encoding.getDictionarySize());
+              lengthReader, encoding.getDictionarySize(), dictionaryStrings);
         }
         yield new DirectStringColumn(nulls, data, lengthReader);
       }
@@ -436,7 +482,7 @@ final class OrcStreamReader implements AutoCloseable {
 
   /** One column's decoders over a stripe's streams. */
   private abstract static class Column {
-    private final ByteRleReader present;
+    final ByteRleReader present;
 
     Column(ByteRleReader present) {
       this.present = present;
@@ -458,7 +504,8 @@ final class OrcStreamReader implements AutoCloseable {
       return k;
     }
 
-    abstract void read(ColumnVector v, int n);
+    /** Decodes the next {@code n} rows into {@code v}; returns the vector holding them ({@code v}, or one of ours). */
+    abstract ColumnVector read(ColumnVector v, int n);
   }
 
   /** Spreads the first {@code k} of {@code x} over the {@code n} rows that are not NULL, NULLs getting {@code fill}. */
@@ -478,13 +525,14 @@ final class OrcStreamReader implements AutoCloseable {
     }
 
     @Override
-    void read(ColumnVector v, int n) {
+    ColumnVector read(ColumnVector v, int n) {
       int k = nulls(v, n);
       long[] x = ((LongColumnVector) v).vector;
       data.read(x, 0, k);
       if (k < n) {
         spread(x, v.isNull, k, n, 1);
       }
+      return v;
     }
   }
 
@@ -497,13 +545,14 @@ final class OrcStreamReader implements AutoCloseable {
     }
 
     @Override
-    void read(ColumnVector v, int n) {
+    ColumnVector read(ColumnVector v, int n) {
       int k = nulls(v, n);
       long[] x = ((LongColumnVector) v).vector;
       data.read(x, 0, k);
       if (k < n) {
         spread(x, v.isNull, k, n, 1);
       }
+      return v;
     }
   }
 
@@ -516,13 +565,14 @@ final class OrcStreamReader implements AutoCloseable {
     }
 
     @Override
-    void read(ColumnVector v, int n) {
+    ColumnVector read(ColumnVector v, int n) {
       int k = nulls(v, n);
       long[] x = ((LongColumnVector) v).vector;
       data.readBits(x, 0, k);
       if (k < n) {
         spread(x, v.isNull, k, n, 1);
       }
+      return v;
     }
   }
 
@@ -540,7 +590,7 @@ final class OrcStreamReader implements AutoCloseable {
     }
 
     @Override
-    void read(ColumnVector v, int n) {
+    ColumnVector read(ColumnVector v, int n) {
       int k = nulls(v, n);
       double[] x = ((DoubleColumnVector) v).vector;
       int width = single ? 4 : 8;
@@ -566,6 +616,7 @@ final class OrcStreamReader implements AutoCloseable {
           x[i] = isNull[i] ? Double.NaN : x[j--];
         }
       }
+      return v;
     }
   }
 
@@ -575,10 +626,16 @@ final class OrcStreamReader implements AutoCloseable {
     /** Entry e is dictionary[offsets[e] .. offsets[e + 1]). */
     private final int[] offsets;
     private int[] scratch = new int[0];
+    /** Whether rows come as ids ({@link #readIds}); off for a stripe whose dictionary repeats an entry. */
+    private boolean asDictionary;
+    /** The stripe's dictionary as ours (made at the first read). */
+    private dev.travertine.vector.StringDictionary strings;
 
-    DictionaryColumn(ByteRleReader present, RleV2Reader ids, Stream dictionary, RleV2Reader lengths, int size) {
+    DictionaryColumn(ByteRleReader present, RleV2Reader ids, Stream dictionary, RleV2Reader lengths, int size,
+        boolean asDictionary) {
       super(present);
       this.ids = ids;
+      this.asDictionary = asDictionary && size > 0;
       this.dictionary = dictionary.bytes();
       int[] len = new int[size];
       lengths.readInts(len, 0, size);
@@ -598,7 +655,10 @@ final class OrcStreamReader implements AutoCloseable {
     }
 
     @Override
-    void read(ColumnVector v, int n) {
+    ColumnVector read(ColumnVector v, int n) {
+      if (asDictionary && (strings != null || ourDictionary())) {
+        return readIds(n);
+      }
       int k = nulls(v, n);
       BytesColumnVector s = (BytesColumnVector) v;
       if (scratch.length < n) {
@@ -624,7 +684,7 @@ final class OrcStreamReader implements AutoCloseable {
           start[i] = off[e];
           length[i] = off[e + 1] - off[e];
         }
-        return;
+        return v;
       }
       boolean[] isNull = v.isNull;
       int j = 0;
@@ -642,6 +702,50 @@ final class OrcStreamReader implements AutoCloseable {
         start[i] = off[e];
         length[i] = off[e + 1] - off[e];
       }
+      return v;
+    }
+
+    /** Makes the stripe's dictionary ours, entry e as id e; false (and Hive's vectors) when an entry repeats. */
+    private boolean ourDictionary() {
+      dev.travertine.vector.StringDictionary d = new dev.travertine.vector.StringDictionary();
+      int entries = offsets.length - 1;
+      for (int e = 0; e < entries; e++) {
+        if (d.add(dictionary, offsets[e], offsets[e + 1] - offsets[e]) != e) {
+          asDictionary = false;
+          return false;
+        }
+      }
+      d.endBatch(); // it remembers the buffers it was given: the stripe's bytes must not stay reachable from it
+      strings = d;
+      return true;
+    }
+
+    /** The next {@code n} rows as a dictionary vector of ids into {@link #strings} (fresh arrays: it is handed on). */
+    private ColumnVector readIds(int n) {
+      boolean[] isNull = null;
+      int k = n;
+      if (present != null) {
+        isNull = new boolean[Math.max(n, 1)];
+        k = present.readNulls(isNull, n);
+        if (k == n) {
+          isNull = null;
+        }
+      }
+      int[] id = new int[Math.max(n, 1)];
+      ids.readInts(id, 0, k);
+      int entries = strings.size();
+      for (int i = 0; i < k; i++) {
+        if (id[i] < 0 || id[i] >= entries) {
+          throw new IllegalStateException("ORC string column: id " + id[i] + " of a dictionary of " + entries);
+        }
+      }
+      if (k < n) {
+        int j = k - 1;
+        for (int i = n - 1; i >= 0; i--) {
+          id[i] = isNull[i] ? 0 : id[j--];
+        }
+      }
+      return strings.vector(id, n, isNull == null, isNull, false);
     }
   }
 
@@ -664,7 +768,7 @@ final class OrcStreamReader implements AutoCloseable {
     }
 
     @Override
-    void read(ColumnVector v, int n) {
+    ColumnVector read(ColumnVector v, int n) {
       int k = nulls(v, n);
       BytesColumnVector s = (BytesColumnVector) v;
       if (scratch.length < n) {
@@ -702,6 +806,7 @@ final class OrcStreamReader implements AutoCloseable {
         length[i] = l;
         at += l;
       }
+      return v;
     }
   }
 }

@@ -100,22 +100,35 @@ public final class PartReader implements AutoCloseable {
   public static PartReader open(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
       String[] sargColumns, long offset, long length, FileIOFileSystem.ReadOptions read, RowFilter rowFilter)
       throws IOException {
-    return open(part, schema, include, sarg, sargColumns, offset, length, read, rowFilter, OWN_READER);
+    return open(part, schema, include, sarg, sargColumns, offset, length, read, rowFilter, false);
+  }
+
+  /**
+   * As above; {@code dictionaryStrings}: the caller takes our vectors, so that strings of a
+   * stripe's dictionary may come as {@link dev.travertine.vector.DictionaryVector}s (when our
+   * reader reads the part, {@link OrcStreamReader#dictionaryStrings}).
+   */
+  public static PartReader open(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
+      String[] sargColumns, long offset, long length, FileIOFileSystem.ReadOptions read, RowFilter rowFilter,
+      boolean dictionaryStrings) throws IOException {
+    return open(part, schema, include, sarg, sargColumns, offset, length, read, rowFilter, dictionaryStrings,
+        OWN_READER);
   }
 
   /** As above; {@code ownReader}: whether {@link OrcStreamReader} may read the part. */
   static PartReader open(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
       String[] sargColumns, long offset, long length, FileIOFileSystem.ReadOptions read, RowFilter rowFilter,
-      boolean ownReader) throws IOException {
+      boolean dictionaryStrings, boolean ownReader) throws IOException {
     if (read == null) {
-      return doOpen(part, schema, include, sarg, sargColumns, offset, length, rowFilter, ownReader);
+      return doOpen(part, schema, include, sarg, sargColumns, offset, length, rowFilter, dictionaryStrings, ownReader);
     }
-    return FileIOFileSystem.withReadOptions(read,
-        () -> doOpen(part, schema, include, sarg, sargColumns, offset, length, rowFilter, ownReader));
+    return FileIOFileSystem.withReadOptions(read, () -> doOpen(part, schema, include, sarg, sargColumns, offset,
+        length, rowFilter, dictionaryStrings, ownReader));
   }
 
   private static PartReader doOpen(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
-      String[] sargColumns, long offset, long length, RowFilter rowFilter, boolean ownReader) throws IOException {
+      String[] sargColumns, long offset, long length, RowFilter rowFilter, boolean dictionaryStrings,
+      boolean ownReader) throws IOException {
     ColumnMapping mapping = part.mapping(schema);
     Reader reader = part.openReader();
     try {
@@ -124,6 +137,7 @@ public final class PartReader implements AutoCloseable {
         if (own != null) {
           long[] filtered = rowFilter == null ? null : new long[1];
           if (rowFilter == null || own.filterRows(rowFilter, filtered)) {
+            own.dictionaryStrings(dictionaryStrings);
             return new PartReader(reader, null, own, mapping, include, filtered);
           }
           own.close();

@@ -176,6 +176,9 @@ public final class DecodedColumnCache {
     private final Set<byte[]> buffers = Collections.newSetFromMap(new IdentityHashMap<>());
     private long bytes;
     private boolean over;
+    /** Dictionaries of dictionary vectors the part reader made, counted once each. */
+    private final Set<dev.travertine.vector.StringDictionary> readerDictionaries =
+        Collections.newSetFromMap(new IdentityHashMap<>());
     /** The strings of a string column's dictionary vectors ({@link DictionaryVector}), or null. */
     private StringDictionary dictionary;
     private long dictionaryBytes;
@@ -211,6 +214,9 @@ public final class DecodedColumnCache {
         }
       }
       bytes += DecodedColumnCache.bytes(v, buffers);
+      if (v instanceof DictionaryVector d && d.dictionary != dictionary && readerDictionaries.add(d.dictionary)) {
+        bytes += d.dictionary.bytes(); // the reader's dictionary of the stripe (OrcStreamReader): counted once
+      }
       if (dictionary != null) {
         bytes += dictionary.bytes() - dictionaryBytes;
         dictionaryBytes = dictionary.bytes();

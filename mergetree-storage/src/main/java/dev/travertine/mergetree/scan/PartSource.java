@@ -141,10 +141,13 @@ final class PartSource implements TaskSource {
     // PREWHERE only for a task that neither fills the cache (it must read every row) nor applies
     // pending mutations (they look at every row).
     RowFilter prewhere = c == null && mutations.isEmpty() ? scan.prewhere() : null;
+    // Strings of a stripe's dictionary as our dictionary vectors: for consumers that take our vectors,
+    // unless a PREWHERE or pending mutations read the batch first (they read Hive's vectors).
+    boolean dictionaryStrings = r.narrowIntegers() && prewhere == null && mutations.isEmpty();
     return PartReader.open(p, scan.schema, c != null ? c.readInclude() : scan.include,
         task.granules() != null && c == null ? scan.sarg : null, scan.columnNames, offset, length,
         new dev.travertine.io.hadoop.FileIOFileSystem.ReadOptions(r.coalesceDistance(), r.coalesceMaxBytes(),
-            r.maxRequestBytes(), r.cache()), prewhere);
+            r.maxRequestBytes(), r.cache()), prewhere, dictionaryStrings);
   }
 
   /** The rows the reader filtered so far (counted as read). */

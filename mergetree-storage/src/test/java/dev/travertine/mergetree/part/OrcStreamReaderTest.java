@@ -106,7 +106,9 @@ class OrcStreamReaderTest {
                 .getBytes(StandardCharsets.UTF_8));
             case 10 -> ((BytesColumnVector) v).setVal(row, (rnd.nextInt(20) == 0 ? "" : "u" + rnd.nextLong() + "\u4e2d")
                 .getBytes(StandardCharsets.UTF_8));
-            default -> ((BytesColumnVector) v).setVal(row, ("v" + rnd.nextInt(30)).getBytes(StandardCharsets.UTF_8));
+            // few distinct values in even stripes, nearly all distinct in odd ones: the writer may choose per stripe
+            default -> ((BytesColumnVector) v).setVal(row, ("v" + (stripe % 2 == 0 ? rnd.nextInt(30) : rnd.nextLong()))
+                .getBytes(StandardCharsets.UTF_8));
           }
         }
         if (b.size == b.getMaxSize()) {
@@ -138,6 +140,12 @@ class OrcStreamReaderTest {
   /** Reads the file both ways with batches of {@code batchSize} rows and compares them batch by batch. */
   private static void compare(Path file, boolean[] include, long offset, long length, int batchSize, String what)
       throws Exception {
+    compare(file, include, offset, length, batchSize, false, what);
+    compare(file, include, offset, length, batchSize, true, what + ", dictionary vectors");
+  }
+
+  private static void compare(Path file, boolean[] include, long offset, long length, int batchSize,
+      boolean dictionaryStrings, String what) throws Exception {
     try (Reader r = reader(file)) {
       Reader.Options o = r.options();
       if (include != null) {
@@ -149,6 +157,7 @@ class OrcStreamReaderTest {
       long rows = 0;
       try (RecordReader theirs = r.rows(o); OrcStreamReader ours = ours(file, r, include, offset, length)) {
         assertNotNull(ours, what + ": our reader declined");
+        ours.dictionaryStrings(dictionaryStrings);
         VectorizedRowBatch expected = SCHEMA.createRowBatch(batchSize);
         VectorizedRowBatch actual = SCHEMA.createRowBatch(batchSize);
         int batch = 0;
@@ -195,9 +204,15 @@ class OrcStreamReaderTest {
             Double.doubleToRawLongBits(((DoubleColumnVector) a).vector[i]), what + " row " + i);
       } else {
         BytesColumnVector be = (BytesColumnVector) e;
+        byte[] want = Arrays.copyOfRange(be.vector[ie], be.start[ie], be.start[ie] + be.length[ie]);
+        if (a instanceof dev.travertine.vector.DictionaryVector d) {
+          int id = d.ids[i];
+          assertArrayEquals(want, Arrays.copyOfRange(d.arena, d.offsets[id], d.offsets[id + 1]), what + " row " + i);
+          continue;
+        }
         BytesColumnVector ba = (BytesColumnVector) a;
-        assertArrayEquals(Arrays.copyOfRange(be.vector[ie], be.start[ie], be.start[ie] + be.length[ie]),
-            Arrays.copyOfRange(ba.vector[i], ba.start[i], ba.start[i] + ba.length[i]), what + " row " + i);
+        assertArrayEquals(want, Arrays.copyOfRange(ba.vector[i], ba.start[i], ba.start[i] + ba.length[i]),
+            what + " row " + i);
       }
     }
   }
@@ -210,6 +225,48 @@ class OrcStreamReaderTest {
       Path file = write("all_" + kind, kind, 0.8, seed++);
       compare(file, null, 0, -1, 1024, kind.toString());
       compare(file, null, 0, -1, 777, kind + ", batches of 777");
+    }
+  }
+
+  /** The string columns' encodings in each stripe of {@code file}, as "column:kind". */
+  private static java.util.Set<String> stringEncodings(Path file) throws Exception {
+    try (Reader r = reader(file); OrcStreamReader ours = ours(file, r, null, 0, -1)) {
+      java.util.Set<String> kinds = new java.util.TreeSet<>();
+      for (org.apache.orc.OrcProto.StripeFooter f : ours.footers()) {
+        for (int c : new int[] {10, 11, 12}) {
+          kinds.add(c + ":" + f.getColumns(c).getKind());
+        }
+      }
+      return kinds;
+    }
+  }
+
+  /**
+   * The files cover both string encodings; and a batch that holds our dictionary vector from an
+   * earlier read (a reused batch) gets Hive's vector back for strings without a dictionary.
+   */
+  @Test
+  void bothStringEncodingsAndABatchReusedAcrossThem() throws Exception {
+    Path dict = write("dictionaries", CompressionKind.LZ4, 0.8, 9);
+    Path direct = write("direct_strings", CompressionKind.LZ4, 0, 10);
+    assertEquals(java.util.Set.of("10:DICTIONARY_V2", "11:DIRECT_V2", "12:DICTIONARY_V2"), stringEncodings(dict));
+    assertEquals(java.util.Set.of("10:DIRECT_V2", "11:DIRECT_V2", "12:DIRECT_V2"), stringEncodings(direct));
+    VectorizedRowBatch batch = SCHEMA.createRowBatch(1000);
+    try (Reader r = reader(dict); OrcStreamReader ours = ours(dict, r, null, 0, -1)) {
+      ours.dictionaryStrings(true);
+      assertTrue(ours.next(batch));
+      assertTrue(batch.cols[9] instanceof dev.travertine.vector.DictionaryVector, "column s as our dictionary vector");
+    }
+    try (Reader r = reader(direct); OrcStreamReader ours = ours(direct, r, null, 0, -1);
+        RecordReader theirs = r.rows()) {
+      ours.dictionaryStrings(true);
+      VectorizedRowBatch expected = SCHEMA.createRowBatch(1000);
+      for (int b = 0; b < 3; b++) {
+        assertTrue(ours.next(batch));
+        assertTrue(theirs.nextBatch(expected));
+        assertTrue(batch.cols[9] instanceof BytesColumnVector, "Hive's vector again");
+        assertColumn(expected.cols[9], batch.cols[9], expected.size, "reused batch " + b);
+      }
     }
   }
 
@@ -357,7 +414,7 @@ class OrcStreamReaderTest {
   /** Every row a PartReader hands out, as text, with its batch's size when there is no filter. */
   private static List<String> readPart(PartRef part, dev.travertine.vector.RowFilter f, boolean own) throws Exception {
     List<String> out = new ArrayList<>();
-    try (PartReader r = PartReader.open(part, TABLE, null, null, null, 0, -1, null, f, own)) {
+    try (PartReader r = PartReader.open(part, TABLE, null, null, null, 0, -1, null, f, false, own)) {
       assertEquals(f != null, r.rowFiltered());
       VectorizedRowBatch b = TABLE.orcSchema().createRowBatch(TypeDescription.RowBatchVersion.USE_DECIMAL64, 1000);
       while (r.next(b)) {
