@@ -58,6 +58,8 @@ final class CachedTask {
    * the other).
    */
   private ColumnVector[] reusable;
+  /** By batch column: the vector the last {@link #newBatch} made (or reused), to tell whether the reader used it. */
+  private ColumnVector[] given;
   private boolean filling;
   private int batch;
   private long batchStart;
@@ -205,6 +207,10 @@ final class CachedTask {
         v = org.apache.orc.impl.TypeUtils.createColumn(children.get(c), ScanBatches.DECIMAL_FORM, batchSize);
       }
       b.cols[c] = v;
+      if (given == null) {
+        given = new ColumnVector[children.size()];
+      }
+      given[c] = v;
     }
     return b;
   }
@@ -243,7 +249,14 @@ final class CachedTask {
       } else if (filling) {
         ColumnVector read = cols[columns[i]];
         ColumnVector kept = fill[i].add(read, b.size);
-        if (narrow && kept != read) {
+        ColumnVector made = given != null ? given[columns[i]] : null;
+        if (made != null && made != read) {
+          // the reader put a vector of its own in the batch (a dictionary vector): the one made is free again
+          if (reusable == null) {
+            reusable = new ColumnVector[cols.length];
+          }
+          reusable[columns[i]] = made;
+        } else if (narrow && kept != read) {
           cols[columns[i]] = kept; // the batch hands on the copy: the reader's vector is free again
           if (reusable == null) {
             reusable = new ColumnVector[cols.length];
