@@ -1,0 +1,387 @@
+package dev.travertine.mergetree.part;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.orc.OrcProto;
+import org.apache.orc.TypeDescription;
+
+/**
+ * The column decoders of {@link OrcStreamReader}: one per ORC type it reads, each over a stripe's
+ * decompressed streams of one column (PRESENT, DATA, LENGTH, DICTIONARY_DATA), filling Hive's
+ * vectors as ORC's reader fills them (or, for strings of a dictionary, our dictionary vectors).
+ */
+final class OrcColumnReaders {
+  private OrcColumnReaders() {}
+
+  private static final VarHandle DOUBLE_LE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle FLOAT_LE = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /** A decompressed stream: {@code bytes[0 .. length)}, with at least {@link OrcStreamReader#PADDING} bytes after them. */
+  record Stream(byte[] bytes, int length) {
+    static final Stream EMPTY = new Stream(new byte[OrcStreamReader.PADDING], 0);
+  }
+
+  /** The decoder of a column of type {@code t} over its streams of one stripe (by stream kind). */
+  static Column column(TypeDescription t, OrcProto.ColumnEncoding encoding, Stream[] streams,
+      boolean dictionaryStrings) {
+    Stream present = streams[OrcProto.Stream.Kind.PRESENT.ordinal()];
+    Stream data = orEmpty(streams[OrcProto.Stream.Kind.DATA.ordinal()]);
+    ByteRleReader nulls = present == null ? null : new ByteRleReader(present.bytes(), 0, present.length());
+    return switch (t.getCategory()) {
+      case BOOLEAN -> new BooleanColumn(nulls, new ByteRleReader(data.bytes(), 0, data.length()));
+      case BYTE -> new ByteColumn(nulls, new ByteRleReader(data.bytes(), 0, data.length()));
+      case FLOAT, DOUBLE -> new DoubleColumn(nulls, data, t.getCategory() == TypeDescription.Category.FLOAT);
+      case STRING, VARCHAR -> {
+        Stream lengths = orEmpty(streams[OrcProto.Stream.Kind.LENGTH.ordinal()]);
+        RleV2Reader lengthReader = new RleV2Reader(lengths.bytes(), 0, lengths.length(), false);
+        if (encoding.getKind() == OrcProto.ColumnEncoding.Kind.DICTIONARY_V2) {
+          Stream dict = orEmpty(streams[OrcProto.Stream.Kind.DICTIONARY_DATA.ordinal()]);
+          yield new DictionaryColumn(nulls, new RleV2Reader(data.bytes(), 0, data.length(), false), dict,
+              lengthReader, encoding.getDictionarySize(), dictionaryStrings);
+        }
+        yield new DirectStringColumn(nulls, data, lengthReader);
+      }
+      default -> new LongColumn(nulls, new RleV2Reader(data.bytes(), 0, data.length(), true));
+    };
+  }
+
+  private static Stream orEmpty(Stream s) {
+    return s == null ? Stream.EMPTY : s;
+  }
+
+  /** One column's decoders over a stripe's streams. */
+  abstract static class Column {
+    final ByteRleReader present;
+
+    Column(ByteRleReader present) {
+      this.present = present;
+    }
+
+    /**
+     * Sets {@code v}'s null flags for the next {@code n} rows; returns how many of them have a
+     * value (all when the stripe stores no PRESENT stream).
+     */
+    final int nulls(ColumnVector v, int n) {
+      v.isRepeating = false;
+      if (present == null) {
+        v.noNulls = true;
+        Arrays.fill(v.isNull, 0, n, false);
+        return n;
+      }
+      int k = present.readNulls(v.isNull, n);
+      v.noNulls = k == n;
+      return k;
+    }
+
+    /** Decodes the next {@code n} rows into {@code v}; returns the vector holding them ({@code v}, or one of ours). */
+    abstract ColumnVector read(ColumnVector v, int n);
+  }
+
+  /** Spreads the first {@code k} of {@code x} over the {@code n} rows that are not NULL, NULLs getting {@code fill}. */
+  private static void spread(long[] x, boolean[] isNull, int k, int n, long fill) {
+    int j = k - 1;
+    for (int i = n - 1; i >= 0; i--) {
+      x[i] = isNull[i] ? fill : x[j--];
+    }
+  }
+
+  private static final class LongColumn extends Column {
+    private final RleV2Reader data;
+
+    LongColumn(ByteRleReader present, RleV2Reader data) {
+      super(present);
+      this.data = data;
+    }
+
+    @Override
+    ColumnVector read(ColumnVector v, int n) {
+      int k = nulls(v, n);
+      long[] x = ((LongColumnVector) v).vector;
+      data.read(x, 0, k);
+      if (k < n) {
+        spread(x, v.isNull, k, n, 1);
+      }
+      return v;
+    }
+  }
+
+  private static final class ByteColumn extends Column {
+    private final ByteRleReader data;
+
+    ByteColumn(ByteRleReader present, ByteRleReader data) {
+      super(present);
+      this.data = data;
+    }
+
+    @Override
+    ColumnVector read(ColumnVector v, int n) {
+      int k = nulls(v, n);
+      long[] x = ((LongColumnVector) v).vector;
+      data.read(x, 0, k);
+      if (k < n) {
+        spread(x, v.isNull, k, n, 1);
+      }
+      return v;
+    }
+  }
+
+  private static final class BooleanColumn extends Column {
+    private final ByteRleReader data;
+
+    BooleanColumn(ByteRleReader present, ByteRleReader data) {
+      super(present);
+      this.data = data;
+    }
+
+    @Override
+    ColumnVector read(ColumnVector v, int n) {
+      int k = nulls(v, n);
+      long[] x = ((LongColumnVector) v).vector;
+      data.readBits(x, 0, k);
+      if (k < n) {
+        spread(x, v.isNull, k, n, 1);
+      }
+      return v;
+    }
+  }
+
+  private static final class DoubleColumn extends Column {
+    private final byte[] data;
+    private final int end;
+    private final boolean single;
+    private int pos;
+
+    DoubleColumn(ByteRleReader present, Stream data, boolean single) {
+      super(present);
+      this.data = data.bytes();
+      this.end = data.length();
+      this.single = single;
+    }
+
+    @Override
+    ColumnVector read(ColumnVector v, int n) {
+      int k = nulls(v, n);
+      double[] x = ((DoubleColumnVector) v).vector;
+      int width = single ? 4 : 8;
+      if (pos + (long) k * width > end) {
+        throw new IllegalStateException("ORC floating-point stream ends before its values");
+      }
+      byte[] b = data;
+      int p = pos;
+      if (single) {
+        for (int i = 0; i < k; i++, p += 4) {
+          x[i] = (float) FLOAT_LE.get(b, p);
+        }
+      } else {
+        for (int i = 0; i < k; i++, p += 8) {
+          x[i] = (double) DOUBLE_LE.get(b, p);
+        }
+      }
+      pos = p;
+      if (k < n) {
+        int j = k - 1;
+        boolean[] isNull = v.isNull;
+        for (int i = n - 1; i >= 0; i--) {
+          x[i] = isNull[i] ? Double.NaN : x[j--];
+        }
+      }
+      return v;
+    }
+  }
+
+  private static final class DictionaryColumn extends Column {
+    private final RleV2Reader ids;
+    private final byte[] dictionary;
+    /** Entry e is dictionary[offsets[e] .. offsets[e + 1]). */
+    private final int[] offsets;
+    private int[] scratch = new int[0];
+    /** Whether rows come as ids ({@link #readIds}); off for a stripe whose dictionary repeats an entry. */
+    private boolean asDictionary;
+    /** The stripe's dictionary as ours (made at the first read). */
+    private dev.travertine.vector.StringDictionary strings;
+
+    DictionaryColumn(ByteRleReader present, RleV2Reader ids, Stream dictionary, RleV2Reader lengths, int size,
+        boolean asDictionary) {
+      super(present);
+      this.ids = ids;
+      this.asDictionary = asDictionary && size > 0;
+      this.dictionary = dictionary.bytes();
+      int[] len = new int[size];
+      lengths.readInts(len, 0, size);
+      this.offsets = new int[size + 1];
+      long o = 0;
+      for (int e = 0; e < size; e++) {
+        if (len[e] < 0) {
+          throw new IllegalStateException("ORC string dictionary: a negative length");
+        }
+        o += len[e];
+        offsets[e + 1] = (int) Math.min(o, Integer.MAX_VALUE);
+      }
+      if (o > dictionary.length()) {
+        throw new IllegalStateException("ORC string dictionary: entries of " + o + " bytes in "
+            + dictionary.length());
+      }
+    }
+
+    @Override
+    ColumnVector read(ColumnVector v, int n) {
+      if (asDictionary && (strings != null || ourDictionary())) {
+        return readIds(n);
+      }
+      int k = nulls(v, n);
+      BytesColumnVector s = (BytesColumnVector) v;
+      if (scratch.length < n) {
+        scratch = new int[n];
+      }
+      int[] id = scratch;
+      ids.readInts(id, 0, k);
+      byte[][] vec = s.vector;
+      int[] start = s.start;
+      int[] length = s.length;
+      int[] off = offsets;
+      int entries = off.length - 1;
+      byte[] dict = dictionary;
+      if (k == n) {
+        for (int i = 0; i < n; i++) {
+          int e = id[i];
+          if (e < 0 || e >= entries) {
+            throw new IllegalStateException("ORC string column: id " + e + " of a dictionary of " + entries);
+          }
+          if (vec[i] != dict) {
+            vec[i] = dict; // a vector read again holds the stripe's dictionary already: no store, no card mark
+          }
+          start[i] = off[e];
+          length[i] = off[e + 1] - off[e];
+        }
+        return v;
+      }
+      boolean[] isNull = v.isNull;
+      int j = 0;
+      for (int i = 0; i < n; i++) {
+        vec[i] = dict;
+        if (isNull[i]) {
+          start[i] = 0;
+          length[i] = 0;
+          continue;
+        }
+        int e = id[j++];
+        if (e < 0 || e >= entries) {
+          throw new IllegalStateException("ORC string column: id " + e + " of a dictionary of " + entries);
+        }
+        start[i] = off[e];
+        length[i] = off[e + 1] - off[e];
+      }
+      return v;
+    }
+
+    /** Makes the stripe's dictionary ours, entry e as id e; false (and Hive's vectors) when an entry repeats. */
+    private boolean ourDictionary() {
+      dev.travertine.vector.StringDictionary d = new dev.travertine.vector.StringDictionary();
+      int entries = offsets.length - 1;
+      for (int e = 0; e < entries; e++) {
+        if (d.add(dictionary, offsets[e], offsets[e + 1] - offsets[e]) != e) {
+          asDictionary = false;
+          return false;
+        }
+      }
+      d.endBatch(); // it remembers the buffers it was given: the stripe's bytes must not stay reachable from it
+      strings = d;
+      return true;
+    }
+
+    /** The next {@code n} rows as a dictionary vector of ids into {@link #strings} (fresh arrays: it is handed on). */
+    private ColumnVector readIds(int n) {
+      boolean[] isNull = null;
+      int k = n;
+      if (present != null) {
+        isNull = new boolean[Math.max(n, 1)];
+        k = present.readNulls(isNull, n);
+        if (k == n) {
+          isNull = null;
+        }
+      }
+      int[] id = new int[Math.max(n, 1)];
+      ids.readInts(id, 0, k);
+      int entries = strings.size();
+      for (int i = 0; i < k; i++) {
+        if (id[i] < 0 || id[i] >= entries) {
+          throw new IllegalStateException("ORC string column: id " + id[i] + " of a dictionary of " + entries);
+        }
+      }
+      if (k < n) {
+        int j = k - 1;
+        for (int i = n - 1; i >= 0; i--) {
+          id[i] = isNull[i] ? 0 : id[j--];
+        }
+      }
+      return strings.vector(id, n, isNull == null, isNull, false);
+    }
+  }
+
+  /**
+   * Strings without a dictionary. Each batch's bytes are copied into an array of their own, as
+   * ORC's reader does, so that a vector kept (a top-N's rows, say) does not hold the stripe's.
+   */
+  private static final class DirectStringColumn extends Column {
+    private final byte[] data;
+    private final int end;
+    private final RleV2Reader lengths;
+    private int pos;
+    private int[] scratch = new int[0];
+
+    DirectStringColumn(ByteRleReader present, Stream data, RleV2Reader lengths) {
+      super(present);
+      this.data = data.bytes();
+      this.end = data.length();
+      this.lengths = lengths;
+    }
+
+    @Override
+    ColumnVector read(ColumnVector v, int n) {
+      int k = nulls(v, n);
+      BytesColumnVector s = (BytesColumnVector) v;
+      if (scratch.length < n) {
+        scratch = new int[n];
+      }
+      int[] len = scratch;
+      lengths.readInts(len, 0, k);
+      long total = 0;
+      for (int i = 0; i < k; i++) {
+        if (len[i] < 0) {
+          throw new IllegalStateException("ORC string column: a negative length");
+        }
+        total += len[i];
+      }
+      if (pos + total > end) {
+        throw new IllegalStateException("ORC string column: " + total + " bytes past its stream's end");
+      }
+      byte[] bytes = Arrays.copyOfRange(data, pos, pos + (int) total);
+      pos += (int) total;
+      byte[][] vec = s.vector;
+      int[] start = s.start;
+      int[] length = s.length;
+      boolean[] isNull = v.isNull;
+      int j = 0;
+      int at = 0;
+      for (int i = 0; i < n; i++) {
+        vec[i] = bytes;
+        if (k < n && isNull[i]) {
+          start[i] = 0;
+          length[i] = 0;
+          continue;
+        }
+        int l = len[j++];
+        start[i] = at;
+        length[i] = l;
+        at += l;
+      }
+      return v;
+    }
+  }
+}
