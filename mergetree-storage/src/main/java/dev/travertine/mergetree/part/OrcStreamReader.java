@@ -98,8 +98,10 @@ final class OrcStreamReader implements AutoCloseable {
   /** Whether this reader decodes columns of ORC type {@code t}. */
   static boolean supports(TypeDescription t) {
     return switch (t.getCategory()) {
-      case BOOLEAN, BYTE, SHORT, INT, LONG, DATE, FLOAT, DOUBLE, STRING, VARCHAR -> true;
-      default -> false; // CHAR pads, DECIMAL, TIMESTAMP, BINARY and nested types: ORC's reader
+      case BOOLEAN, BYTE, SHORT, INT, LONG, DATE, FLOAT, DOUBLE, STRING -> true;
+      // CHAR pads and VARCHAR truncates as ORC's reader reads them (parts store strings as STRING);
+      // DECIMAL, TIMESTAMP, BINARY and nested types: ORC's reader
+      default -> false;
     };
   }
 
@@ -123,6 +125,9 @@ final class OrcStreamReader implements AutoCloseable {
       }
       if (!supports(t)) {
         return null;
+      }
+      if (t.getCategory() == TypeDescription.Category.DATE && reader.writerUsedProlepticGregorian()) {
+        return null; // ORC's reader converts such dates to the hybrid calendar it reads in
       }
       fields[k] = f;
       types[k++] = t;
@@ -237,6 +242,18 @@ final class OrcStreamReader implements AutoCloseable {
 
   /** Reads the next batch (at most its capacity, never past the stripe's end); false at the end. */
   boolean next(VectorizedRowBatch batch) throws IOException {
+    if (failed) {
+      throw new IllegalStateException("ORC stream reader: read again after a failed read");
+    }
+    failed = true; // until this read completes: a caller that goes on after an error gets no misaligned rows
+    boolean more = nextBatch(batch);
+    failed = false;
+    return more;
+  }
+
+  private boolean failed;
+
+  private boolean nextBatch(VectorizedRowBatch batch) throws IOException {
     while (true) {
       while (rowsLeft == 0) {
         if (stripe + 1 >= stripes.size()) {
@@ -303,6 +320,11 @@ final class OrcStreamReader implements AutoCloseable {
           : org.apache.orc.impl.TypeUtils.createColumn(types[i], TypeDescription.RowBatchVersion.ORIGINAL,
               batch.getMaxSize());
     }
+    if (v == displaced[i]) {
+      displaced[i] = null; // back in a batch: not free any more
+    }
+    v.reset(); // as ORC's reader does (a string vector's shared buffer, flags)
+    v.ensureSize(n, false);
     ColumnVector out = columns[i].read(v, n);
     if (out != v && v instanceof BytesColumnVector b) {
       displaced[i] = b;
@@ -320,6 +342,7 @@ final class OrcStreamReader implements AutoCloseable {
 
   /** Reads stripe {@code s}'s streams of the columns read and sets up their decoders. */
   private void loadStripe(int s) throws IOException {
+    Arrays.fill(columns, null); // the last stripe's streams go before this one's are read
     StripeInformation info = stripes.get(s);
     OrcProto.StripeFooter footer = footers.get(s);
     int[] columnOf = new int[footer.getColumnsCount()];
@@ -348,7 +371,8 @@ final class OrcStreamReader implements AutoCloseable {
         Thread.currentThread().interrupt();
         throw new java.io.InterruptedIOException("interrupted reading a part's stripe");
       } catch (ExecutionException e) {
-        throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        Throwable cause = e.getCause() instanceof java.io.UncheckedIOException u ? u.getCause() : e.getCause();
+        throw cause instanceof IOException io ? io : new IOException(cause);
       }
       OrcProto.Stream st = streams.get(k);
       data[columnOf[st.getColumn()]][st.getKind().ordinal()] = decompress(raw);

@@ -22,9 +22,10 @@ import org.apache.orc.TypeDescription;
  */
 public final class PartReader implements AutoCloseable {
   /**
-   * Whether parts are read by our own reader of ORC's streams where it can ({@link
-   * OrcStreamReader}): whole stripes of the common types, no search argument or row filter. The
-   * system property {@code travertine.scan.ownOrcReader=false} turns it off (to compare the two).
+   * Whether scans read local parts with our own reader of ORC's streams where it can ({@link
+   * OrcStreamReader}: whole stripes of the common types, without a search argument; a PREWHERE is
+   * evaluated per batch). The system property {@code travertine.scan.ownOrcReader=false} turns it
+   * off (to compare the two).
    */
   static final boolean OWN_READER = !"false".equals(System.getProperty("travertine.scan.ownOrcReader"));
 
@@ -100,19 +101,22 @@ public final class PartReader implements AutoCloseable {
   public static PartReader open(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
       String[] sargColumns, long offset, long length, FileIOFileSystem.ReadOptions read, RowFilter rowFilter)
       throws IOException {
-    return open(part, schema, include, sarg, sargColumns, offset, length, read, rowFilter, false);
+    return open(part, schema, include, sarg, sargColumns, offset, length, read, rowFilter, false, false);
   }
 
   /**
-   * As above; {@code dictionaryStrings}: the caller takes our vectors, so that strings of a
-   * stripe's dictionary may come as {@link dev.travertine.vector.DictionaryVector}s (when our
-   * reader reads the part, {@link OrcStreamReader#dictionaryStrings}).
+   * As above, for a scan: our reader of ORC's streams ({@link OrcStreamReader}) reads the part
+   * where it can, when the part is local (it holds a stripe's streams decompressed, and a remote
+   * scan prefetches tasks ahead by their stored bytes; merges, mutations and CHECK keep ORC's
+   * reader, which holds a chunk at a time). {@code dictionaryStrings}: the caller takes our
+   * vectors, so that strings of a stripe's dictionary may come as {@link
+   * dev.travertine.vector.DictionaryVector}s ({@link OrcStreamReader#dictionaryStrings}).
    */
   public static PartReader open(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
       String[] sargColumns, long offset, long length, FileIOFileSystem.ReadOptions read, RowFilter rowFilter,
       boolean dictionaryStrings) throws IOException {
     return open(part, schema, include, sarg, sargColumns, offset, length, read, rowFilter, dictionaryStrings,
-        OWN_READER);
+        OWN_READER && !part.remote());
   }
 
   /** As above; {@code ownReader}: whether {@link OrcStreamReader} may read the part. */
@@ -135,10 +139,15 @@ public final class PartReader implements AutoCloseable {
       if (ownReader && mapping.identical() && sarg == null) {
         OrcStreamReader own = OrcStreamReader.open(part::openStream, reader, include, offset, length);
         if (own != null) {
-          long[] filtered = rowFilter == null ? null : new long[1];
-          if (rowFilter == null || own.filterRows(rowFilter, filtered)) {
-            own.dictionaryStrings(dictionaryStrings);
-            return new PartReader(reader, null, own, mapping, include, filtered);
+          try {
+            long[] filtered = rowFilter == null ? null : new long[1];
+            if (rowFilter == null || own.filterRows(rowFilter, filtered)) {
+              own.dictionaryStrings(dictionaryStrings);
+              return new PartReader(reader, null, own, mapping, include, filtered);
+            }
+          } catch (RuntimeException e) {
+            own.close();
+            throw e;
           }
           own.close();
         }
@@ -239,7 +248,12 @@ public final class PartReader implements AutoCloseable {
       read = readBatch(batch) && batch.size > 0;
     } finally {
       if (given != null) {
-        System.arraycopy(given, 0, batch.cols, 0, given.length);
+        // only the scaled columns swapped for scratch vectors: a reader may have put a vector of its own in another
+        for (int c : scaledColumns) {
+          if (batch.cols[c] == scratch[c]) {
+            batch.cols[c] = given[c];
+          }
+        }
       }
     }
     if (!read) {

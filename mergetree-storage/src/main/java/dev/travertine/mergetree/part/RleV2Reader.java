@@ -176,6 +176,7 @@ final class RleV2Reader {
       long d = readVarLong();
       long deltaBase = (d >>> 1) ^ -(d & 1);
       lit[1] = lit[0] + deltaBase;
+      rest = Math.max(rest, 1); // the delta base is a second value whatever the header says (as ORC reads it)
       unpack(lit, 2, rest - 1, width);
       long prev = lit[1];
       if (deltaBase < 0) {

@@ -44,7 +44,7 @@ class OrcStreamReaderTest {
   @TempDir Path dir;
 
   private static final TypeDescription SCHEMA = TypeDescription.fromString("struct<b:boolean,ti:tinyint,si:smallint,"
-      + "i:int,l:bigint,seq:bigint,dt:date,r:float,d:double,s:string,u:string,vc:varchar(20)>");
+      + "i:int,l:bigint,seq:bigint,dt:date,r:float,d:double,s:string,u:string,vc:string>");
 
   private static final int ROWS = 23_000;
   private static final int STRIPE_ROWS = 5_000;
@@ -347,7 +347,8 @@ class OrcStreamReaderTest {
           new dev.travertine.mergetree.schema.Column("d", dev.travertine.vector.DataType.of(dev.travertine.vector.TypeKind.DOUBLE), true),
           new dev.travertine.mergetree.schema.Column("dec", dev.travertine.vector.DataType.decimal(18, 4), true),
           new dev.travertine.mergetree.schema.Column("vc", dev.travertine.vector.DataType.varchar(-1), true),
-          new dev.travertine.mergetree.schema.Column("dt", dev.travertine.vector.DataType.of(dev.travertine.vector.TypeKind.DATE), true)));
+          new dev.travertine.mergetree.schema.Column("dt", dev.travertine.vector.DataType.of(dev.travertine.vector.TypeKind.DATE), true),
+          new dev.travertine.mergetree.schema.Column("flag", dev.travertine.vector.DataType.varchar(-1), true)));
 
   /** PREWHERE on {@code i}: rows whose value is a multiple of 3 and, when {@code firstRows} is set, only the first 700 rows by k. */
   private static dev.travertine.vector.RowFilter prewhere(boolean firstRows) {
@@ -384,10 +385,11 @@ class OrcStreamReaderTest {
     for (int r = 0; r < rows; r++) {
       Object[] row = new Object[TABLE.size()];
       row[0] = (long) r;
-      for (int c = 1; c < row.length; c++) {
+      for (int c = 1; c < row.length - 1; c++) {
         row[c] = rnd.nextInt(6) == 0 ? null
             : dev.travertine.mergetree.RandomValues.value(rnd, TABLE.column(c).type());
       }
+      row[row.length - 1] = rnd.nextInt(6) == 0 ? null : "flag" + rnd.nextInt(4); // a dictionary's strings
       block.appendRow(row);
     }
     String path = "parts/all_1_1_0.orc";
@@ -401,29 +403,40 @@ class OrcStreamReaderTest {
         dev.travertine.mergetree.schema.OrcTypes.CURRENT_FORMAT);
     PartRef part = new PartRef(info, io, OrcSupport.fileSystem(io), null);
     for (dev.travertine.vector.RowFilter f : java.util.Arrays.asList(null, prewhere(false), prewhere(true))) {
-      List<String> expected = readPart(part, f, false);
-      List<String> actual = readPart(part, f, true);
+      List<String> expected = readPart(part, f, false, false, TypeDescription.RowBatchVersion.USE_DECIMAL64);
+      List<String> actual = readPart(part, f, true, false, TypeDescription.RowBatchVersion.USE_DECIMAL64);
       assertEquals(expected.size(), actual.size(), "rows, filter " + f);
       assertTrue(f == null ? expected.size() == rows : expected.size() < rows / 2, "rows " + expected.size());
       for (int r = 0; r < expected.size(); r++) {
         assertEquals(expected.get(r), actual.get(r), "row " + r + " of " + (f == null ? "all" : "the filtered"));
       }
     }
+    // Hive's decimal objects (a scaled column converted through a scratch vector) beside our dictionary vectors
+    assertEquals(readPart(part, null, false, false, TypeDescription.RowBatchVersion.ORIGINAL),
+        readPart(part, null, true, true, TypeDescription.RowBatchVersion.ORIGINAL));
+    try (PartReader r = PartReader.open(part, TABLE, null, null, null, 0, -1, null, null, true, true)) {
+      VectorizedRowBatch b = TABLE.orcSchema().createRowBatch(TypeDescription.RowBatchVersion.ORIGINAL, 1000);
+      assertTrue(r.next(b));
+      assertTrue(b.cols[TABLE.size() - 1] instanceof dev.travertine.vector.DictionaryVector,
+          "the low-cardinality column comes as our dictionary vector");
+    }
   }
 
   /** Every row a PartReader hands out, as text, with its batch's size when there is no filter. */
-  private static List<String> readPart(PartRef part, dev.travertine.vector.RowFilter f, boolean own) throws Exception {
+  private static List<String> readPart(PartRef part, dev.travertine.vector.RowFilter f, boolean own,
+      boolean dictionaryStrings, TypeDescription.RowBatchVersion version) throws Exception {
     List<String> out = new ArrayList<>();
-    try (PartReader r = PartReader.open(part, TABLE, null, null, null, 0, -1, null, f, false, own)) {
+    try (PartReader r = PartReader.open(part, TABLE, null, null, null, 0, -1, null, f, dictionaryStrings, own)) {
       assertEquals(f != null, r.rowFiltered());
-      VectorizedRowBatch b = TABLE.orcSchema().createRowBatch(TypeDescription.RowBatchVersion.USE_DECIMAL64, 1000);
+      VectorizedRowBatch b = TABLE.orcSchema().createRowBatch(version, 1000);
       while (r.next(b)) {
         for (int j = 0; j < b.size; j++) {
           int row = b.selectedInUse ? b.selected[j] : j;
           // batch sizes compare without a filter only: with one, ORC's reader also ends batches at row groups
           StringBuilder sb = new StringBuilder().append(f == null ? b.size : 0).append(':');
           for (int c = 0; c < TABLE.size(); c++) {
-            sb.append(dev.travertine.vector.Vectors.get(b.cols[c], TABLE.column(c).type().kind(), row)).append('|');
+            sb.append(dev.travertine.vector.Vectors.get(dev.travertine.vector.Vectors.wide(b.cols[c]),
+                TABLE.column(c).type().kind(), row)).append('|');
           }
           out.add(sb.toString());
         }

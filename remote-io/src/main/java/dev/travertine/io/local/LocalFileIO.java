@@ -273,7 +273,7 @@ public final class LocalFileIO implements FileIO {
       while (bb.hasRemaining()) {
         // At most READ_CHUNK bytes a call: the JDK reads into a heap array through a temporary direct
         // buffer of the request's size, which a large request allocates (and zeroes, and faults in) anew.
-        bb.limit(Math.min(end, bb.position() + READ_CHUNK));
+        bb.limit(bb.position() + Math.min(end - bb.position(), READ_CHUNK));
         int n = channel.read(bb, pos);
         if (n < 0) {
           throw new java.io.EOFException("Unexpected end of file at " + pos);
