@@ -34,10 +34,10 @@ final class OrcColumnReaders {
     Stream data = orEmpty(streams[OrcProto.Stream.Kind.DATA.ordinal()]);
     ByteRleReader nulls = present == null ? null : new ByteRleReader(present.bytes(), 0, present.length());
     return switch (t.getCategory()) {
-      case BOOLEAN -> new BooleanColumn(nulls, new ByteRleReader(data.bytes(), 0, data.length()));
-      case BYTE -> new ByteColumn(nulls, new ByteRleReader(data.bytes(), 0, data.length()));
+      case BOOLEAN -> new IntegerColumn(nulls, new ByteRleReader(data.bytes(), 0, data.length())::readBits);
+      case BYTE -> new IntegerColumn(nulls, new ByteRleReader(data.bytes(), 0, data.length())::read);
       case FLOAT, DOUBLE -> new DoubleColumn(nulls, data, t.getCategory() == TypeDescription.Category.FLOAT);
-      case STRING, VARCHAR -> {
+      case STRING -> {
         Stream lengths = orEmpty(streams[OrcProto.Stream.Kind.LENGTH.ordinal()]);
         RleV2Reader lengthReader = new RleV2Reader(lengths.bytes(), 0, lengths.length(), false);
         if (encoding.getKind() == OrcProto.ColumnEncoding.Kind.DICTIONARY_V2) {
@@ -47,7 +47,7 @@ final class OrcColumnReaders {
         }
         yield new DirectStringColumn(nulls, data, lengthReader);
       }
-      default -> new LongColumn(nulls, new RleV2Reader(data.bytes(), 0, data.length(), true));
+      default -> new IntegerColumn(nulls, new RleV2Reader(data.bytes(), 0, data.length(), true)::read);
     };
   }
 
@@ -91,10 +91,20 @@ final class OrcColumnReaders {
     }
   }
 
-  private static final class LongColumn extends Column {
-    private final RleV2Reader data;
+  /** A decoder of a stream's values into longs: {@code n} of them into {@code out[off ..)}. */
+  @FunctionalInterface
+  interface LongValues {
+    void read(long[] out, int off, int n);
+  }
 
-    LongColumn(ByteRleReader present, RleV2Reader data) {
+  /**
+   * Integers, DATE and scaled DECIMAL (run-length encoding v2), TINYINT (byte run-length
+   * encoding) and BOOLEAN (bits): all into a {@link LongColumnVector}, NULL slots holding 1.
+   */
+  private static final class IntegerColumn extends Column {
+    private final LongValues data;
+
+    IntegerColumn(ByteRleReader present, LongValues data) {
       super(present);
       this.data = data;
     }
@@ -104,46 +114,6 @@ final class OrcColumnReaders {
       int k = nulls(v, n);
       long[] x = ((LongColumnVector) v).vector;
       data.read(x, 0, k);
-      if (k < n) {
-        spread(x, v.isNull, k, n, 1);
-      }
-      return v;
-    }
-  }
-
-  private static final class ByteColumn extends Column {
-    private final ByteRleReader data;
-
-    ByteColumn(ByteRleReader present, ByteRleReader data) {
-      super(present);
-      this.data = data;
-    }
-
-    @Override
-    ColumnVector read(ColumnVector v, int n) {
-      int k = nulls(v, n);
-      long[] x = ((LongColumnVector) v).vector;
-      data.read(x, 0, k);
-      if (k < n) {
-        spread(x, v.isNull, k, n, 1);
-      }
-      return v;
-    }
-  }
-
-  private static final class BooleanColumn extends Column {
-    private final ByteRleReader data;
-
-    BooleanColumn(ByteRleReader present, ByteRleReader data) {
-      super(present);
-      this.data = data;
-    }
-
-    @Override
-    ColumnVector read(ColumnVector v, int n) {
-      int k = nulls(v, n);
-      long[] x = ((LongColumnVector) v).vector;
-      data.readBits(x, 0, k);
       if (k < n) {
         spread(x, v.isNull, k, n, 1);
       }

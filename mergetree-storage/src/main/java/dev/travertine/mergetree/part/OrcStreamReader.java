@@ -51,6 +51,8 @@ final class OrcStreamReader implements AutoCloseable {
   private final int[] fields;
   private final TypeDescription[] types;
   private final Column[] columns;
+  /** By ORC column id: the entry of {@link #columns} reading it, or -1. */
+  private final int[] entryOf;
   /** Per column, a vector for batches that hold none for it (made when first needed). */
   private final ColumnVector[] spare;
   /** Per column, Hive's vector a dictionary vector of ours took the place of in the batch (reused for a stripe without one). */
@@ -70,6 +72,11 @@ final class OrcStreamReader implements AutoCloseable {
     this.fields = fields;
     this.types = types;
     this.columns = new Column[fields.length];
+    this.entryOf = new int[reader.getSchema().getMaximumId() + 1];
+    Arrays.fill(entryOf, -1);
+    for (int i = 0; i < types.length; i++) {
+      entryOf[types[i].getId()] = i;
+    }
     this.spare = new ColumnVector[fields.length];
     this.displaced = new BytesColumnVector[fields.length];
   }
@@ -179,7 +186,7 @@ final class OrcStreamReader implements AutoCloseable {
     }
     long bytes = 0;
     for (OrcProto.Stream st : footer.getStreamsList()) {
-      if (isDataStream(st.getKind()) && isRead(st.getColumn())) {
+      if (isDataStream(st.getKind()) && entry(st.getColumn()) >= 0) {
         bytes += st.getLength();
       }
     }
@@ -193,7 +200,7 @@ final class OrcStreamReader implements AutoCloseable {
       OrcProto.ColumnEncoding.Kind e = footer.getColumns(t.getId()).getKind();
       boolean ok = switch (t.getCategory()) {
         case BOOLEAN, BYTE, FLOAT, DOUBLE -> e == OrcProto.ColumnEncoding.Kind.DIRECT;
-        case STRING, VARCHAR -> e == OrcProto.ColumnEncoding.Kind.DIRECT_V2
+        case STRING -> e == OrcProto.ColumnEncoding.Kind.DIRECT_V2
             || e == OrcProto.ColumnEncoding.Kind.DICTIONARY_V2;
         default -> e == OrcProto.ColumnEncoding.Kind.DIRECT_V2;
       };
@@ -231,13 +238,9 @@ final class OrcStreamReader implements AutoCloseable {
   private boolean[] filterColumn;
   private long[] filtered;
 
-  private boolean isRead(int columnId) {
-    for (TypeDescription t : types) {
-      if (t.getId() == columnId) {
-        return true;
-      }
-    }
-    return false;
+  /** The entry of {@link #columns} reading ORC column {@code columnId}, or -1 when none does. */
+  private int entry(int columnId) {
+    return columnId >= 0 && columnId < entryOf.length ? entryOf[columnId] : -1;
   }
 
   /** Reads the next batch (at most its capacity, never past the stripe's end); false at the end. */
@@ -345,17 +348,11 @@ final class OrcStreamReader implements AutoCloseable {
     Arrays.fill(columns, null); // the last stripe's streams go before this one's are read
     StripeInformation info = stripes.get(s);
     OrcProto.StripeFooter footer = footers.get(s);
-    int[] columnOf = new int[footer.getColumnsCount()];
-    Arrays.fill(columnOf, -1);
-    for (int i = 0; i < types.length; i++) {
-      columnOf[types[i].getId()] = i;
-    }
     List<FileRange> ranges = new ArrayList<>();
     List<OrcProto.Stream> streams = new ArrayList<>();
     long at = info.getOffset();
     for (OrcProto.Stream st : footer.getStreamsList()) {
-      int c = st.getColumn();
-      if (st.getLength() > 0 && c < columnOf.length && columnOf[c] >= 0 && isDataStream(st.getKind())) {
+      if (st.getLength() > 0 && entry(st.getColumn()) >= 0 && isDataStream(st.getKind())) {
         ranges.add(FileRange.createFileRange(at, (int) st.getLength()));
         streams.add(st);
       }
@@ -375,7 +372,7 @@ final class OrcStreamReader implements AutoCloseable {
         throw cause instanceof IOException io ? io : new IOException(cause);
       }
       OrcProto.Stream st = streams.get(k);
-      data[columnOf[st.getColumn()]][st.getKind().ordinal()] = decompress(raw);
+      data[entry(st.getColumn())][st.getKind().ordinal()] = decompress(raw);
     }
     for (int i = 0; i < types.length; i++) {
       columns[i] = OrcColumnReaders.column(types[i], footer.getColumns(types[i].getId()), data[i], dictionaryStrings);
