@@ -1,6 +1,9 @@
 package dev.travertine.calcite.file;
 
 import dev.travertine.calcite.runtime.VectorizedRuntime;
+import dev.travertine.exec.driver.Driver;
+import dev.travertine.exec.driver.Morsel;
+import dev.travertine.exec.driver.MorselSource;
 import dev.travertine.exec.op.ScanSource;
 import dev.travertine.formats.FileLoad;
 import dev.travertine.formats.parquet.ParquetFileBatches;
@@ -9,7 +12,6 @@ import dev.travertine.mergetree.settings.SessionSettings;
 import dev.travertine.mergetree.settings.Settings;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.BatchIterator;
-import dev.travertine.vector.BatchStage;
 import dev.travertine.vector.RowFilter;
 import dev.travertine.vector.TypeKind;
 import dev.travertine.vector.Vectors;
@@ -17,13 +19,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
@@ -32,7 +28,7 @@ import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
  * Files as a vectorized fragment's scan: {@code max_threads} workers on the engine's scan pool take
  * read tasks — a Parquet row group, or a whole ORC or text file — read the projected columns into
  * vectors, run the fragment's per-worker stage (filter, expressions, partial aggregation) on each
- * batch where it was decoded, and hand the results on. COUNT(*) of Parquet and ORC files comes
+ * batch where it was decoded, and hand the results on: the morsels of a {@link Driver}. COUNT(*) of Parquet and ORC files comes
  * from their footers (statistics), with nothing decoded.
  */
 public final class FileScanSource implements VectorizedRuntime.CountedSource {
@@ -53,7 +49,7 @@ public final class FileScanSource implements VectorizedRuntime.CountedSource {
   /** A read task: row group {@code group} of a Parquet file, or a whole file ({@code group} -1). */
   private record Task(FileInfo file, int group) {}
 
-  @Override public BatchIterator open(BatchStage.Factory stages, long limit, RowFilter prewhere) throws IOException {
+  @Override public BatchIterator open(dev.travertine.vector.BatchStage.Factory stages, long limit, RowFilter prewhere) throws IOException {
     List<Task> tasks = new ArrayList<>();
     boolean parquet = !table.format().isText() && table.format().binary() == FileLoad.Kind.PARQUET;
     for (FileInfo f : table.files()) {
@@ -67,7 +63,16 @@ public final class FileScanSource implements VectorizedRuntime.CountedSource {
         tasks.add(new Task(f, -1));
       }
     }
-    return new Parallel(tasks, stages, limit, Math.max(1, Math.min(threads, tasks.size())));
+    TypeKind[] kinds = new TypeKind[projection.length];
+    for (int i = 0; i < projection.length; i++) {
+      kinds[i] = table.schema().column(projection[i]).type().kind();
+    }
+    List<Morsel> morsels = new ArrayList<>();
+    for (Task t : tasks) {
+      morsels.add(morsel(t, kinds));
+    }
+    return Driver.start(pool, Math.max(1, Math.min(threads, tasks.size())), MorselSource.of(morsels), stages, limit,
+        table.describe());
   }
 
   @Override public Statistics statistics() {
@@ -94,175 +99,46 @@ public final class FileScanSource implements VectorizedRuntime.CountedSource {
     return bytes.get();
   }
 
-  private static final Object END = new Object();
-
-  /** The workers and the queue of their results. */
-  private final class Parallel implements BatchIterator {
-    private final List<Task> tasks;
-    private final BatchStage.Factory stages;
-    private final long limit;
-    private final AtomicInteger next = new AtomicInteger();
-    private final AtomicBoolean stop = new AtomicBoolean();
-    private final BlockingQueue<Object> out;
-    private final List<Future<?>> workers = new ArrayList<>();
-    private final TypeKind[] kinds;
-    private int ended;
-    private final int n;
-    private long emitted;
-
-    Parallel(List<Task> tasks, BatchStage.Factory stages, long limit, int n) {
-      this.tasks = tasks;
-      this.stages = stages;
-      this.limit = limit;
-      this.n = n;
-      this.out = new ArrayBlockingQueue<>(4 * n);
-      kinds = new TypeKind[projection.length];
-      for (int i = 0; i < projection.length; i++) {
-        kinds[i] = table.schema().column(projection[i]).type().kind();
-      }
-      for (int i = 0; i < n; i++) {
-        workers.add(pool.submit(this::work));
-      }
-    }
-
-    private void work() {
-      try {
-        BatchStage stage = stages == null ? null : stages.create();
-        ParquetFileBatches open = null;
-        FileInfo openFile = null;
-        try {
-          int k;
-          while (!stop.get() && (k = next.getAndIncrement()) < tasks.size()) {
-            Task t = tasks.get(k);
-            if (t.group() >= 0) {
-              if (openFile != t.file()) {
-                if (open != null) {
-                  open.close();
-                }
-                open = table.openParquet(t.file());
-                openFile = t.file();
-              }
-              if (projection.length == 0) {
-                long left = open.rows(t.group());
-                while (left > 0 && !stop.get()) {
-                  VectorizedRowBatch b = new VectorizedRowBatch(0);
-                  b.size = (int) Math.min(left, 1024);
-                  left -= b.size;
-                  emit(b, stage);
-                }
-              } else {
-                open.read(t.group(), projection, b -> emit(b, stage));
-              }
-            } else {
-              try (FileTable.FileBatches f = table.openFile(t.file(), projection)) {
-                VectorizedRowBatch b;
-                while (!stop.get() && (b = f.next()) != null) {
-                  emit(b, stage);
-                }
-              }
-            }
-          }
-        } finally {
-          if (open != null) {
-            open.close();
+  /** Reads task {@code t}'s batches into {@code sink} (its worker keeps a Parquet file open for its next row group). */
+  private Morsel morsel(Task t, TypeKind[] kinds) {
+    return sink -> {
+      if (t.group() < 0) {
+        try (FileTable.FileBatches f = table.openFile(t.file(), projection)) {
+          VectorizedRowBatch b;
+          while (!sink.stopped() && (b = f.next()) != null) {
+            emit(b, kinds, sink);
           }
         }
-      } catch (Throwable e) {
-        stop.set(true);
-        put(e);
-      } finally {
-        put(END);
-      }
-    }
-
-    private void emit(VectorizedRowBatch b, BatchStage stage) {
-      if (b.size == 0 || stop.get()) {
         return;
       }
-      ColumnVector[] cols = new ColumnVector[table.schema().size()];
-      long size = 0;
-      for (int i = 0; i < projection.length; i++) {
-        cols[projection[i]] = b.cols[i];
-        size += Vectors.bytes(b.cols[i], kinds[i], b.size);
+      ParquetFileBatches open = sink.keep("parquet", t.file(), () -> table.openParquet(t.file()));
+      if (projection.length == 0) {
+        long left = open.rows(t.group());
+        while (left > 0 && !sink.stopped()) {
+          VectorizedRowBatch b = new VectorizedRowBatch(0);
+          b.size = (int) Math.min(left, 1024);
+          left -= b.size;
+          emit(b, kinds, sink);
+        }
+      } else {
+        open.read(t.group(), projection, b -> emit(b, kinds, sink));
       }
-      rows.addAndGet(b.size);
-      bytes.addAndGet(size);
-      Batch sb = new Batch(cols, Batch.identity(b.size), b.size);
-      Batch r = stage == null ? sb : stage.apply(sb);
-      if (r != null && r.size() > 0) {
-        put(r);
-      }
-    }
+    };
+  }
 
-    private void put(Object o) {
-      try {
-        while (!out.offer(o, 50, TimeUnit.MILLISECONDS)) {
-          if (stop.get() && o != END && !(o instanceof Throwable)) {
-            return;
-          }
-          if (closed) {
-            return;
-          }
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+  /** Counts a batch read and hands it to the worker's stage. */
+  private void emit(VectorizedRowBatch b, TypeKind[] kinds, Morsel.Sink sink) throws IOException {
+    if (b.size == 0 || sink.stopped()) {
+      return;
     }
-
-    private volatile boolean closed;
-
-    @Override public Batch next() throws IOException {
-      if (limit >= 0 && emitted >= limit) {
-        return null;
-      }
-      while (ended < n) {
-        Object o;
-        try {
-          o = out.take();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IOException("Interrupted while reading " + table.describe(), e);
-        }
-        if (o == END) {
-          ended++;
-          continue;
-        }
-        if (o instanceof Throwable t) {
-          stop.set(true);
-          if (t instanceof IOException io) {
-            throw io;
-          }
-          if (t instanceof RuntimeException re) {
-            throw re;
-          }
-          if (t instanceof Error err) {
-            throw err;
-          }
-          throw new IOException(t);
-        }
-        Batch b = (Batch) o;
-        int size = b.size();
-        if (limit >= 0 && emitted + size > limit) {
-          size = (int) (limit - emitted);
-        }
-        emitted += size;
-        return size == b.size() ? b : new Batch(b.cols(), b.sel(), size);
-      }
-      return null;
+    ColumnVector[] cols = new ColumnVector[table.schema().size()];
+    long size = 0;
+    for (int i = 0; i < projection.length; i++) {
+      cols[projection[i]] = b.cols[i];
+      size += Vectors.bytes(b.cols[i], kinds[i], b.size);
     }
-
-    @Override public void close() {
-      stop.set(true);
-      closed = true;
-      out.clear();
-      for (Future<?> f : workers) {
-        try {
-          f.get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-          f.cancel(true);
-        }
-        out.clear();
-      }
-    }
+    rows.addAndGet(b.size);
+    bytes.addAndGet(size);
+    sink.push(new Batch(cols, Batch.identity(b.size), b.size));
   }
 }

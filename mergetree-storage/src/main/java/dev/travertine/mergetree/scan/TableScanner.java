@@ -1,5 +1,6 @@
 package dev.travertine.mergetree.scan;
 
+import dev.travertine.exec.driver.Driver;
 import dev.travertine.mergetree.EngineContext;
 import dev.travertine.mergetree.EngineEvents;
 import dev.travertine.mergetree.TableSnapshot;
@@ -60,15 +61,8 @@ public final class TableScanner implements BatchIterator {
   private final int[] readColumns;
   private final TypeKind[] kinds;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final Producer producer;
+  private final BatchIterator producer;
   private long emitted;
-
-  private interface Producer extends AutoCloseable {
-    Batch next() throws IOException;
-
-    @Override
-    void close() throws IOException;
-  }
 
   public static TableScanner open(TableSnapshot snapshot, ScanRequest request, EngineContext ctx) {
     return new TableScanner(snapshot, request, ctx);
@@ -117,16 +111,16 @@ public final class TableScanner implements BatchIterator {
     this.sarg = filter != null && request.usePruning() ? SargBuilder.build(filter, schema) : null;
     ctx.events().add(EngineEvents.SELECTED_PARTS, plan.selectedParts());
     ctx.events().add(EngineEvents.SELECTED_MARKS, plan.selectedGranules());
-    Producer p = request.ordered() ? new OrderedProducer() : unordered();
-    this.producer = request.stages() == null || p instanceof ParallelProducer ? p : new StagedProducer(p);
+    BatchIterator p = request.ordered() ? new OrderedProducer() : unordered();
+    this.producer = request.stages() == null || p instanceof Driver ? p : new StagedProducer(p);
   }
 
   /** Applies the request's stage on the consumer's thread (one stream: sequential or ordered). */
-  private final class StagedProducer implements Producer {
-    private final Producer in;
+  private final class StagedProducer implements BatchIterator {
+    private final BatchIterator in;
     private final BatchStage stage = request.stages().create();
 
-    StagedProducer(Producer in) {
+    StagedProducer(BatchIterator in) {
       this.in = in;
     }
 
@@ -395,24 +389,31 @@ public final class TableScanner implements BatchIterator {
 
   // ---------------------------------------------------------------- unordered
 
-  private Producer unordered() {
+  private BatchIterator unordered() {
     int threads = Math.max(1, request.maxThreads());
     if (request.tasks() != null) {
       java.util.Map<String, TaskSource> fed = new java.util.LinkedHashMap<>();
       for (StripeTask t : stripeTasks(plan, true)) {
         fed.put(t.key(), new PartSource(this, t.task(), t.stripe()));
       }
-      return new ParallelProducer(bufferSources(), threads, request.tasks(), fed);
+      return parallel(new TaskQueue(bufferSources(), window, request.tasks(), fed), threads);
     }
     // One task per stripe also for a single thread when prefetching, so there is a next task to fetch.
     List<TaskSource> sources = allSources(threads > 1 || request.read().prefetch());
     if (threads == 1 || sources.size() <= 1) {
       return new SequentialProducer(sources);
     }
-    return new ParallelProducer(sources, Math.min(threads, sources.size()));
+    return parallel(new TaskQueue(sources, window, null, java.util.Map.of()), Math.min(threads, sources.size()));
   }
 
-  private final class SequentialProducer implements Producer {
+  /** The tasks on {@code threads} workers of the scan pool, each running the request's stage on its batches. */
+  private BatchIterator parallel(TaskQueue tasks, int threads) {
+    Driver d = Driver.start(ctx.scanPool(), threads, tasks, request.stages(), -1, "table " + snapshot.definition().name());
+    tasks.driver = d;
+    return d;
+  }
+
+  private final class SequentialProducer implements BatchIterator {
     private final List<TaskSource> sources;
     private int i;
     /** Sources before this one (and after {@code i}) are being read ahead. */
@@ -453,168 +454,10 @@ public final class TableScanner implements BatchIterator {
     }
   }
 
-  /** Worker threads pull sources from a queue and push filtered batches to a bounded queue. */
-  private final class ParallelProducer implements Producer {
-    private final Object end = new Object();
-    private final BlockingQueue<Object> out;
-    private final ConcurrentLinkedQueue<TaskSource> todo;
-    private final List<TaskSource> all;
-    private final List<Future<?>> workers = new ArrayList<>();
-    private final AtomicInteger running;
-    private final AtomicBoolean stop = new AtomicBoolean();
-    private int ended;
-    /** Where further tasks come from (null: none), and the tasks it may name, by key. */
-    private final TaskFeed feed;
-    private final java.util.Map<String, TaskSource> fed;
-    private boolean feedEnded;
-
-    ParallelProducer(List<TaskSource> sources, int threads) {
-      this(sources, threads, null, java.util.Map.of());
-    }
-
-    ParallelProducer(List<TaskSource> sources, int threads, TaskFeed feed, java.util.Map<String, TaskSource> fed) {
-      this.feed = feed;
-      this.fed = fed;
-      List<TaskSource> everything = new ArrayList<>(sources);
-      everything.addAll(fed.values());
-      this.all = everything;
-      this.todo = new ConcurrentLinkedQueue<>(sources);
-      this.out = new ArrayBlockingQueue<>(threads * 4);
-      this.running = new AtomicInteger(threads);
-      for (int t = 0; t < threads; t++) {
-        workers.add(ctx.scanPool().submit(this::work));
-      }
-    }
-
-    private void work() {
-      try {
-        BatchStage stage = request.stages() == null ? null : request.stages().create();
-        boolean recycles = stage != null && stage.consumesBatches();
-        TaskSource s;
-        while (!stop.get() && (s = poll()) != null) {
-          int n = 0;
-          long bytes = 0;
-          for (TaskSource next : todo) { // the queue's next tasks are fetched while this one is decoded
-            if (stop.get() || !window.wantsMore(n, bytes) || !next.prefetch()) {
-              break;
-            }
-            n++;
-            bytes += next.readBytes();
-          }
-          try (TaskSource src = s) {
-            Batch b;
-            while (!stop.get() && (b = src.next()) != null) {
-              if (b.size() > 0 && stage != null) {
-                b = stage.apply(b);
-                if (recycles) {
-                  src.recycle(); // its vectors take the next batch
-                }
-              }
-              if (b != null && b.size() > 0) {
-                put(b);
-              }
-            }
-          }
-        }
-      } catch (Throwable e) {
-        stop.set(true);
-        put(e);
-      } finally {
-        put(end);
-      }
-    }
-
-    /** The next task: from the queue, else the next ones from the feed. */
-    private TaskSource poll() throws IOException {
-      TaskSource s = todo.poll();
-      if (s != null || feed == null) {
-        return s;
-      }
-      synchronized (fed) {
-        while ((s = todo.poll()) == null && !feedEnded && !stop.get()) {
-          List<String> keys = feed.next();
-          feedEnded = keys.isEmpty();
-          for (String k : keys) {
-            TaskSource x = fed.remove(k);
-            if (x == null) {
-              throw new IOException("Read task " + k + " is not one of this scan's (or was handed out twice)");
-            }
-            todo.add(x);
-          }
-        }
-        return s;
-      }
-    }
-
-    private void put(Object o) {
-      try {
-        while (!out.offer(o, 50, TimeUnit.MILLISECONDS)) {
-          if (stop.get() && o != end && !(o instanceof Throwable)) {
-            return;
-          }
-          if (stop.get() && closed.get()) {
-            return;
-          }
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-
-    @Override
-    public Batch next() throws IOException {
-      while (ended < workers.size()) {
-        Object o;
-        try {
-          o = out.take();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IOException("Scan interrupted", e);
-        }
-        if (o == end) {
-          ended++;
-        } else if (o instanceof Throwable t) {
-          stop.set(true);
-          if (t instanceof IOException io) {
-            throw io;
-          }
-          if (t instanceof RuntimeException re) {
-            throw re;
-          }
-          throw new IOException(t);
-        } else {
-          return (Batch) o;
-        }
-      }
-      return null;
-    }
-
-    @Override
-    public void close() throws IOException {
-      stop.set(true);
-      out.clear();
-      for (Future<?> f : workers) {
-        try {
-          while (true) {
-            try {
-              f.get(50, TimeUnit.MILLISECONDS);
-              break;
-            } catch (java.util.concurrent.TimeoutException e) {
-              out.clear();
-            }
-          }
-        } catch (Exception e) {
-          // Worker failures were reported through the queue.
-        }
-      }
-      closeAll(all);
-    }
-  }
-
   // ---------------------------------------------------------------- ordered
 
   /** Merges per-part sorted streams on the sort key (ClickHouse's read-in-order). */
-  private final class OrderedProducer implements Producer {
+  private final class OrderedProducer implements BatchIterator {
     private final int[] key = snapshot.definition().sortKeyIndexes();
     private final TypeKind[] kinds = new TypeKind[key.length];
     private final List<TaskSource> sources = new ArrayList<>();
@@ -755,7 +598,7 @@ public final class TableScanner implements BatchIterator {
   }
 
   /** Closes every source, so each gives its prefetch budget back, and throws the first failure. */
-  private static void closeAll(List<TaskSource> sources) throws IOException {
+  static void closeAll(List<TaskSource> sources) throws IOException {
     IOException first = null;
     for (TaskSource s : sources) {
       try {

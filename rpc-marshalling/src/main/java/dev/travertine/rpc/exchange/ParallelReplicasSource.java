@@ -1,6 +1,8 @@
 package dev.travertine.rpc.exchange;
 
 import dev.travertine.exec.Columns;
+import dev.travertine.exec.driver.Driver;
+import dev.travertine.exec.driver.Morsel;
 import dev.travertine.exec.op.FragmentRunner;
 import dev.travertine.exec.op.MemoryTracker;
 import dev.travertine.exec.op.ScanSource;
@@ -23,7 +25,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
@@ -142,7 +143,8 @@ public final class ParallelReplicasSource implements ScanSource {
     private final Coordinator coord;
     private final boolean parallel = settings.getBool(Settings.ENABLE_PARALLEL_BLOCKS_MARSHALLING);
     private final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
-    private final BlockingQueue<Object> results;
+    /** The receiving workers: each takes what arrives in the inbox and runs the initiator's stage on it. */
+    private volatile Driver driver;
     private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicInteger active;
     private final List<ExchangeClient.Call> calls = new ArrayList<>();
@@ -155,19 +157,16 @@ public final class ParallelReplicasSource implements ScanSource {
     private final long receiveTimeoutNanos = TimeUnit.SECONDS.toNanos(settings.getLong(Settings.RECEIVE_TIMEOUT));
     private long stallsChecked = System.nanoTime();
     private final int receivers;
-    private final long limit;
-    private long emitted;
-    private int ended;
 
     Run(Coordinator coord, BatchStage.Factory stages, Predicate filter, long limit) {
       this.coord = coord;
-      this.limit = limit;
       this.receivers = Math.max(1, threads());
-      this.results = new ArrayBlockingQueue<>(4 * receivers + 4);
       this.active = new AtomicInteger(1 + replicas.size());
-      for (int i = 0; i < receivers; i++) {
-        threads.add(ctx.scanPool().submit(() -> receive(stages)));
-      }
+      this.driver = Driver.start(ctx.scanPool(), receivers, this::received, stages, limit, "parallel replicas",
+          () -> {
+            checkStalls();
+            cancelCheck.run();
+          });
       int inflight = 2 * receivers;
       for (ExchangeClient c : replicas) {
         lastHeard.put(c.address(), System.nanoTime());
@@ -328,60 +327,52 @@ public final class ParallelReplicasSource implements ScanSource {
       cancelCheck.run();
     }
 
-    private void receive(BatchStage.Factory stages) {
+    /** What a receiving worker takes next from the inbox: null once every participant ended, or the query stopped. */
+    private Morsel received() throws IOException {
       try {
-        BatchStage stage = stages.create();
-        while (!stop.get()) {
+        for (Driver d = driver; !stop.get() && (d == null || !d.stopped()); d = driver) {
           Object o = inbox.poll(100, TimeUnit.MILLISECONDS);
-          if (o == null) {
-            continue;
-          }
           if (o == END) {
-            break;
+            return null;
           }
-          Inbound in = (Inbound) o;
-          Batch b;
-          if (in.payload() instanceof Batch local) {
-            b = local;
-          } else {
-            WireBlock w;
-            try {
-              w = in.payload() instanceof WireBlock wb ? wb : BlockReader.unmarshal((byte[]) in.payload());
-            } catch (RuntimeException e) {
-              throw new IOException("Replica " + in.call().address() + ": " + e.getMessage(), e);
-            }
-            in.call().consumed();
-            b = new Batch(w.columns(), Columns.identity(w.rows()), w.rows());
-          }
-          Batch out = b.size() == 0 ? null : stage.apply(b);
-          if (out != null && out.size() > 0) {
-            put(out);
+          if (o != null) {
+            Inbound in = (Inbound) o;
+            return sink -> {
+              try {
+                sink.push(batch(in));
+              } catch (Throwable t) {
+                fail(t);
+                throw t;
+              }
+            };
           }
         }
-      } catch (Throwable t) {
-        fail(t);
-      } finally {
-        put(END);
+        return null;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("Interrupted", e);
       }
     }
 
-    private void put(Object o) {
-      try {
-        while (!results.offer(o, 50, TimeUnit.MILLISECONDS)) {
-          if (stop.get() && o != END && !(o instanceof Throwable)) {
-            return;
-          }
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+    /** A received block's vectors (decoded here unless the connection's thread did), or a local batch. */
+    private Batch batch(Inbound in) throws IOException {
+      if (in.payload() instanceof Batch local) {
+        return local;
       }
+      WireBlock w;
+      try {
+        w = in.payload() instanceof WireBlock wb ? wb : BlockReader.unmarshal((byte[]) in.payload());
+      } catch (RuntimeException e) {
+        throw new IOException("Replica " + in.call().address() + ": " + e.getMessage(), e);
+      }
+      in.call().consumed();
+      return new Batch(w.columns(), Columns.identity(w.rows()), w.rows());
     }
 
     private void fail(Throwable t) {
       if (stop.compareAndSet(false, true)) {
         cancelCalls("the query failed");
-        results.clear();
-        results.offer(t);
+        driver.fail(t);
         for (int i = 0; i < receivers; i++) {
           inbox.add(END);
         }
@@ -397,45 +388,8 @@ public final class ParallelReplicasSource implements ScanSource {
     }
 
     @Override public Batch next() throws IOException {
-      if (limit >= 0 && emitted >= limit) {
-        return null;
-      }
-      while (ended < receivers) {
-        Object o;
-        try {
-          o = results.poll(100, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IOException("Interrupted", e);
-        }
-        checkStalls();
-        if (o == null) {
-          try {
-            cancelCheck.run();
-          } catch (RuntimeException e) {
-            fail(e);
-            throw e;
-          }
-          continue;
-        }
-        if (o == END) {
-          ended++;
-        } else if (o instanceof Throwable t) {
-          ended = receivers;
-          if (t instanceof IOException io) {
-            throw io;
-          }
-          if (t instanceof RuntimeException re) {
-            throw re;
-          }
-          throw new IOException(t);
-        } else {
-          Batch b = (Batch) o;
-          emitted += b.size();
-          return b;
-        }
-      }
-      return null;
+      checkStalls(); // also while batches keep coming from the others
+      return driver.next();
     }
 
     @Override public void close() throws IOException {
@@ -445,11 +399,15 @@ public final class ParallelReplicasSource implements ScanSource {
       for (int i = 0; i < receivers; i++) {
         inbox.add(END);
       }
-      for (Future<?> f : threads) {
-        try {
-          f.get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-          // reported through the results queue
+      try {
+        driver.close();
+      } finally {
+        for (Future<?> f : threads) {
+          try {
+            f.get(30, TimeUnit.SECONDS);
+          } catch (Exception e) {
+            // reported through the driver
+          }
         }
       }
     }
