@@ -26,27 +26,67 @@ final class ByteRleReader {
 
   byte next() {
     if (left == 0) {
-      if (pos >= end) {
-        throw new IllegalStateException("ORC byte stream ends before its values");
-      }
-      int control = buf[pos++];
-      if (control >= 0) {
-        left = control + 3;
-        repeat = true;
-        if (pos >= end) {
-          throw new IllegalStateException("ORC byte stream ends inside a run");
-        }
-        value = buf[pos++];
-      } else {
-        left = -control;
-        repeat = false;
-        if (pos + left > end) {
-          throw new IllegalStateException("ORC byte stream ends inside its literals");
-        }
-      }
+      startRun();
     }
     left--;
     return repeat ? value : buf[pos++];
+  }
+
+  /** Reads the header of the next run (a repeat or literals). */
+  private void startRun() {
+    if (pos >= end) {
+      throw new IllegalStateException("ORC byte stream ends before its values");
+    }
+    int control = buf[pos++];
+    if (control >= 0) {
+      left = control + 3;
+      repeat = true;
+      if (pos >= end) {
+        throw new IllegalStateException("ORC byte stream ends inside a run");
+      }
+      value = buf[pos++];
+    } else {
+      left = -control;
+      repeat = false;
+      if (pos + left > end) {
+        throw new IllegalStateException("ORC byte stream ends inside its literals");
+      }
+    }
+  }
+
+  /** Passes over the next {@code n} bytes. */
+  void skip(int n) {
+    while (n > 0) {
+      if (left == 0) {
+        startRun();
+      }
+      int k = Math.min(n, left);
+      left -= k;
+      n -= k;
+      if (!repeat) {
+        pos += k;
+      }
+    }
+  }
+
+  /** Passes over the next {@code n} booleans of a bit stream; returns how many of them are set. */
+  int skipBits(int n) {
+    int set = 0;
+    int k = Math.min(n, bitsLeft);
+    if (k > 0) {
+      set += Integer.bitCount(bits >>> (bitsLeft - k) & ((1 << k) - 1));
+      bitsLeft -= k;
+      n -= k;
+    }
+    for (; n >= 8; n -= 8) {
+      set += Integer.bitCount(next() & 0xff);
+    }
+    if (n > 0) {
+      bits = next() & 0xff;
+      bitsLeft = 8 - n;
+      set += Integer.bitCount(bits >>> bitsLeft);
+    }
+    return set;
   }
 
   /** The next {@code n} bytes into {@code out[off ..)}, widened. */

@@ -34,8 +34,8 @@ final class OrcColumnReaders {
     Stream data = orEmpty(streams[OrcProto.Stream.Kind.DATA.ordinal()]);
     ByteRleReader nulls = present == null ? null : new ByteRleReader(present.bytes(), 0, present.length());
     return switch (t.getCategory()) {
-      case BOOLEAN -> new IntegerColumn(nulls, new ByteRleReader(data.bytes(), 0, data.length())::readBits);
-      case BYTE -> new IntegerColumn(nulls, new ByteRleReader(data.bytes(), 0, data.length())::read);
+      case BOOLEAN -> new IntegerColumn(nulls, bytes(new ByteRleReader(data.bytes(), 0, data.length()), true));
+      case BYTE -> new IntegerColumn(nulls, bytes(new ByteRleReader(data.bytes(), 0, data.length()), false));
       case FLOAT, DOUBLE -> new DoubleColumn(nulls, data, t.getCategory() == TypeDescription.Category.FLOAT);
       case STRING -> {
         Stream lengths = orEmpty(streams[OrcProto.Stream.Kind.LENGTH.ordinal()]);
@@ -47,7 +47,7 @@ final class OrcColumnReaders {
         }
         yield new DirectStringColumn(nulls, data, lengthReader);
       }
-      default -> new IntegerColumn(nulls, new RleV2Reader(data.bytes(), 0, data.length(), true)::read);
+      default -> new IntegerColumn(nulls, new RleV2Reader(data.bytes(), 0, data.length(), true));
     };
   }
 
@@ -81,6 +81,14 @@ final class OrcColumnReaders {
 
     /** Decodes the next {@code n} rows into {@code v}; returns the vector holding them ({@code v}, or one of ours). */
     abstract ColumnVector read(ColumnVector v, int n);
+
+    /** Passes over the next {@code n} rows, decoding no more than it must (run headers, string lengths). */
+    abstract void skip(int n);
+
+    /** Passes over the null flags of the next {@code n} rows; returns how many of them have a value. */
+    final int skipNulls(int n) {
+      return present == null ? n : present.skipBits(n);
+    }
   }
 
   /** Spreads the first {@code k} of {@code x} over the {@code n} rows that are not NULL, NULLs getting {@code fill}. */
@@ -91,10 +99,34 @@ final class OrcColumnReaders {
     }
   }
 
-  /** A decoder of a stream's values into longs: {@code n} of them into {@code out[off ..)}. */
-  @FunctionalInterface
+  /** A decoder of a stream's values into longs. */
   interface LongValues {
+    /** The next {@code n} values into {@code out[off ..)}. */
     void read(long[] out, int off, int n);
+
+    /** Passes over the next {@code n} values. */
+    void skip(int n);
+  }
+
+  /** A byte stream's values (TINYINT), or its bits (BOOLEAN), as longs. */
+  private static LongValues bytes(ByteRleReader r, boolean bits) {
+    return new LongValues() {
+      @Override public void read(long[] out, int off, int n) {
+        if (bits) {
+          r.readBits(out, off, n);
+        } else {
+          r.read(out, off, n);
+        }
+      }
+
+      @Override public void skip(int n) {
+        if (bits) {
+          r.skipBits(n);
+        } else {
+          r.skip(n);
+        }
+      }
+    };
   }
 
   /**
@@ -118,6 +150,11 @@ final class OrcColumnReaders {
         spread(x, v.isNull, k, n, 1);
       }
       return v;
+    }
+
+    @Override
+    void skip(int n) {
+      data.skip(skipNulls(n));
     }
   }
 
@@ -162,6 +199,15 @@ final class OrcColumnReaders {
         }
       }
       return v;
+    }
+
+    @Override
+    void skip(int n) {
+      long bytes = (long) skipNulls(n) * (single ? 4 : 8);
+      if (pos + bytes > end) {
+        throw new IllegalStateException("ORC floating-point stream ends before its values");
+      }
+      pos += (int) bytes;
     }
   }
 
@@ -250,6 +296,11 @@ final class OrcColumnReaders {
       return v;
     }
 
+    @Override
+    void skip(int n) {
+      ids.skip(skipNulls(n));
+    }
+
     /** Makes the stripe's dictionary ours, entry e as id e; false (and Hive's vectors) when an entry repeats. */
     private boolean ourDictionary() {
       dev.travertine.vector.StringDictionary d = new dev.travertine.vector.StringDictionary();
@@ -320,17 +371,7 @@ final class OrcColumnReaders {
         scratch = new int[n];
       }
       int[] len = scratch;
-      lengths.readInts(len, 0, k);
-      long total = 0;
-      for (int i = 0; i < k; i++) {
-        if (len[i] < 0) {
-          throw new IllegalStateException("ORC string column: a negative length");
-        }
-        total += len[i];
-      }
-      if (pos + total > end) {
-        throw new IllegalStateException("ORC string column: " + total + " bytes past its stream's end");
-      }
+      long total = lengths(len, k);
       byte[] bytes = Arrays.copyOfRange(data, pos, pos + (int) total);
       pos += (int) total;
       byte[][] vec = s.vector;
@@ -352,6 +393,31 @@ final class OrcColumnReaders {
         at += l;
       }
       return v;
+    }
+
+    @Override
+    void skip(int n) {
+      int k = skipNulls(n);
+      if (scratch.length < k) {
+        scratch = new int[k];
+      }
+      pos += (int) lengths(scratch, k);
+    }
+
+    /** The next {@code k} strings' lengths into {@code len}; returns their sum, checked against the stream. */
+    private long lengths(int[] len, int k) {
+      lengths.readInts(len, 0, k);
+      long total = 0;
+      for (int i = 0; i < k; i++) {
+        if (len[i] < 0) {
+          throw new IllegalStateException("ORC string column: a negative length");
+        }
+        total += len[i];
+      }
+      if (pos + total > end) {
+        throw new IllegalStateException("ORC string column: " + total + " bytes past its stream's end");
+      }
+      return total;
     }
   }
 }

@@ -53,14 +53,15 @@ final class OrcStreamReader implements AutoCloseable {
   private final Column[] columns;
   /** By ORC column id: the entry of {@link #columns} reading it, or -1. */
   private final int[] entryOf;
-  /** Per column, a vector for batches that hold none for it (made when first needed). */
-  private final ColumnVector[] spare;
   /** Per column, Hive's vector a dictionary vector of ours took the place of in the batch (reused for a stripe without one). */
   private final BytesColumnVector[] displaced;
   /** Whether strings of a dictionary come as {@link dev.travertine.vector.DictionaryVector}s. */
   private boolean dictionaryStrings;
   private int stripe = -1;
   private long rowsLeft;
+  /** The rows of every stripe of the file, and per stripe read, its place among them. */
+  private long[] fileStripeRows;
+  private int[] fileStripe;
 
   private OrcStreamReader(FSDataInputStream in, Reader reader, List<StripeInformation> stripes,
       List<OrcProto.StripeFooter> footers, int[] fields, TypeDescription[] types) {
@@ -77,7 +78,6 @@ final class OrcStreamReader implements AutoCloseable {
     for (int i = 0; i < types.length; i++) {
       entryOf[types[i].getId()] = i;
     }
-    this.spare = new ColumnVector[fields.length];
     this.displaced = new BytesColumnVector[fields.length];
   }
 
@@ -140,14 +140,23 @@ final class OrcStreamReader implements AutoCloseable {
       types[k++] = t;
     }
     List<StripeInformation> stripes = new ArrayList<>();
-    for (StripeInformation s : reader.getStripes()) {
+    List<StripeInformation> all = reader.getStripes();
+    long[] allRows = new long[all.size()];
+    int[] index = new int[all.size()];
+    int read = 0;
+    for (int i = 0; i < all.size(); i++) {
+      StripeInformation s = all.get(i);
+      allRows[i] = s.getNumberOfRows();
       if (length < 0 || s.getOffset() >= offset && s.getOffset() < offset + length) {
         stripes.add(s);
+        index[read++] = i;
       }
     }
     FSDataInputStream in = file.open();
     OrcStreamReader r = new OrcStreamReader(in, reader, stripes, new ArrayList<>(), Arrays.copyOf(fields, k),
         Arrays.copyOf(types, k));
+    r.fileStripeRows = allRows;
+    r.fileStripe = Arrays.copyOf(index, read);
     try {
       for (StripeInformation s : stripes) {
         OrcProto.StripeFooter footer = r.readFooter(s);
@@ -233,6 +242,35 @@ final class OrcStreamReader implements AutoCloseable {
     return true;
   }
 
+  /**
+   * Reads only the rows of the granules (ORC's row groups) {@code selected} marks, {@code rows}
+   * rows each, counted from the file's first row: batches end where a run of selected granules
+   * ends, and the rows of the others are passed over (run headers read, values not decoded) as
+   * ORC's reader skips row groups a search argument rules out.
+   */
+  void granules(boolean[] selected, int rows) {
+    this.granules = selected;
+    this.granuleRows = rows;
+    this.stripeFirstGranule = new int[fileStripe.length];
+    int g = 0;
+    for (int i = 0, s = 0; i < fileStripeRows.length && s < fileStripe.length; i++) {
+      if (fileStripe[s] == i) {
+        stripeFirstGranule[s++] = g;
+      }
+      g += (int) ((fileStripeRows[i] + rows - 1) / rows); // a stripe's row groups start at its first row
+    }
+  }
+
+  /** Whether granule {@code g} is read (a granule past the mask's end is: the mask covers the file). */
+  private boolean granule(int g) {
+    return g >= granules.length || granules[g];
+  }
+
+  private boolean[] granules;
+  private int granuleRows;
+  /** Per stripe read, the number of its first granule in the file. */
+  private int[] stripeFirstGranule;
+
   private dev.travertine.vector.RowFilter.Instance filter;
   /** Per entry of {@link #columns}: whether the filter reads it (decoded first). */
   private boolean[] filterColumn;
@@ -266,6 +304,27 @@ final class OrcStreamReader implements AutoCloseable {
         loadStripe(++stripe);
       }
       int n = (int) Math.min(batch.getMaxSize(), rowsLeft);
+      if (granules != null) {
+        long row = stripes.get(stripe).getNumberOfRows() - rowsLeft; // in the stripe
+        int g = (int) (row / granuleRows);
+        int first = stripeFirstGranule[stripe];
+        long runEnd = row;
+        while (runEnd < row + n && granule(first + g)) {
+          runEnd = (long) ++g * granuleRows;
+        }
+        if (runEnd == row) { // an unselected granule: pass over the rows up to the next selected one
+          while (runEnd < row + rowsLeft && !granule(first + g)) {
+            runEnd = (long) ++g * granuleRows;
+          }
+          int skip = (int) Math.min(runEnd - row, rowsLeft);
+          for (Column c : columns) {
+            c.skip(skip);
+          }
+          rowsLeft -= skip;
+          continue;
+        }
+        n = (int) Math.min(n, runEnd - row);
+      }
       rowsLeft -= n;
       if (filter == null) {
         for (int i = 0; i < columns.length; i++) {
@@ -288,9 +347,8 @@ final class OrcStreamReader implements AutoCloseable {
       int m = filter.filter(batch.cols, sel, n);
       for (int i = 0; i < columns.length; i++) {
         if (!filterColumn[i]) {
-          // every value is decoded (runs have to be, to be passed over): a batch no row passes goes into a spare vector
           if (m == 0) {
-            columns[i].read(spare(i, batch, n), n);
+            columns[i].skip(n); // a batch no row passes: its other columns are passed over
           } else {
             readColumn(batch, i, n);
           }
@@ -307,13 +365,13 @@ final class OrcStreamReader implements AutoCloseable {
   /**
    * Decodes the next {@code n} rows of column entry {@code i} into the batch: into its vector, or
    * as a vector of ours put in its place (strings of a dictionary, {@link #dictionaryStrings});
-   * into a spare vector when the batch holds none for the column.
+   * passed over when the batch holds none for the column.
    */
   private void readColumn(VectorizedRowBatch batch, int i, int n) {
     int f = fields[i];
     ColumnVector given = batch.cols[f];
     if (given == null) {
-      columns[i].read(spare(i, batch, n), n);
+      columns[i].skip(n); // the batch holds no vector for it
       return;
     }
     ColumnVector v = given;
@@ -333,14 +391,6 @@ final class OrcStreamReader implements AutoCloseable {
       displaced[i] = b;
     }
     batch.cols[f] = out;
-  }
-
-  private ColumnVector spare(int i, VectorizedRowBatch batch, int n) {
-    if (spare[i] == null || spare[i].isNull.length < n) {
-      spare[i] = org.apache.orc.impl.TypeUtils.createColumn(types[i], TypeDescription.RowBatchVersion.ORIGINAL,
-          Math.max(n, batch.getMaxSize()));
-    }
-    return spare[i];
   }
 
   /** Reads stripe {@code s}'s streams of the columns read and sets up their decoders. */

@@ -101,7 +101,7 @@ public final class PartReader implements AutoCloseable {
   public static PartReader open(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
       String[] sargColumns, long offset, long length, FileIOFileSystem.ReadOptions read, RowFilter rowFilter)
       throws IOException {
-    return open(part, schema, include, sarg, sargColumns, offset, length, read, rowFilter, false, false);
+    return open(part, schema, include, sarg, sargColumns, offset, length, read, rowFilter, false, false, null);
   }
 
   /**
@@ -111,38 +111,64 @@ public final class PartReader implements AutoCloseable {
    * reader, which holds a chunk at a time). {@code dictionaryStrings}: the caller takes our
    * vectors, so that strings of a stripe's dictionary may come as {@link
    * dev.travertine.vector.DictionaryVector}s ({@link OrcStreamReader#dictionaryStrings}).
+   * {@code granules} (null: all) are the part's granules the scan reads, those {@code sarg} was
+   * built to find: our reader reads only their rows and passes over the others, when they are at
+   * least {@link #OWN_READER_GRANULES} of the part's; else ORC's reader skips row groups by {@code
+   * sarg} (it seeks into a stripe where ours passes over runs).
    */
   public static PartReader open(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
       String[] sargColumns, long offset, long length, FileIOFileSystem.ReadOptions read, RowFilter rowFilter,
-      boolean dictionaryStrings) throws IOException {
+      boolean dictionaryStrings, boolean[] granules) throws IOException {
     return open(part, schema, include, sarg, sargColumns, offset, length, read, rowFilter, dictionaryStrings,
-        OWN_READER && !part.remote());
+        OWN_READER && !part.remote(), granules);
   }
+
+  /** The least share of a part's granules a searched read must take for our reader to read it. */
+  static final double OWN_READER_GRANULES = 1.0 / 8;
 
   /** As above; {@code ownReader}: whether {@link OrcStreamReader} may read the part. */
   static PartReader open(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
       String[] sargColumns, long offset, long length, FileIOFileSystem.ReadOptions read, RowFilter rowFilter,
-      boolean dictionaryStrings, boolean ownReader) throws IOException {
+      boolean dictionaryStrings, boolean ownReader, boolean[] granules) throws IOException {
     if (read == null) {
-      return doOpen(part, schema, include, sarg, sargColumns, offset, length, rowFilter, dictionaryStrings, ownReader);
+      return doOpen(part, schema, include, sarg, sargColumns, offset, length, rowFilter, dictionaryStrings, ownReader,
+          granules);
     }
     return FileIOFileSystem.withReadOptions(read, () -> doOpen(part, schema, include, sarg, sargColumns, offset,
-        length, rowFilter, dictionaryStrings, ownReader));
+        length, rowFilter, dictionaryStrings, ownReader, granules));
+  }
+
+  /** Whether our reader takes a read of these granules (null: all) that {@code sarg} (null: none) searches. */
+  private static boolean ownReads(PartRef part, SearchArgument sarg, boolean[] granules) {
+    if (sarg == null) {
+      return true;
+    }
+    if (granules == null || part.index().granularity() <= 0) {
+      return false;
+    }
+    int n = 0;
+    for (boolean g : granules) {
+      n += g ? 1 : 0;
+    }
+    return n >= granules.length * OWN_READER_GRANULES;
   }
 
   private static PartReader doOpen(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
       String[] sargColumns, long offset, long length, RowFilter rowFilter, boolean dictionaryStrings,
-      boolean ownReader) throws IOException {
+      boolean ownReader, boolean[] granules) throws IOException {
     ColumnMapping mapping = part.mapping(schema);
     Reader reader = part.openReader();
     try {
-      if (ownReader && mapping.identical() && sarg == null) {
+      if (ownReader && mapping.identical() && ownReads(part, sarg, granules)) {
         OrcStreamReader own = OrcStreamReader.open(part::openStream, reader, include, offset, length);
         if (own != null) {
           try {
             long[] filtered = rowFilter == null ? null : new long[1];
             if (rowFilter == null || own.filterRows(rowFilter, filtered)) {
               own.dictionaryStrings(dictionaryStrings);
+              if (granules != null) {
+                own.granules(granules, part.index().granularity());
+              }
               return new PartReader(reader, null, own, mapping, include, filtered);
             }
           } catch (RuntimeException e) {

@@ -12,7 +12,7 @@ import java.nio.ByteOrder;
  * <p>The stream's bytes must be followed by at least 8 readable bytes (the stream reader pads
  * them): bit-packed values are read as one big-endian long at their byte, shifted into place.
  */
-final class RleV2Reader {
+final class RleV2Reader implements OrcColumnReaders.LongValues {
   private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
   /** A run holds at most 512 values. */
   private static final int MAX_RUN = 512;
@@ -34,7 +34,8 @@ final class RleV2Reader {
   }
 
   /** The next {@code n} values into {@code out[off .. off + n)}. */
-  void read(long[] out, int off, int n) {
+  @Override
+  public void read(long[] out, int off, int n) {
     while (n > 0) {
       if (used == count) {
         readRun();
@@ -62,6 +63,85 @@ final class RleV2Reader {
       off += k;
       n -= k;
     }
+  }
+
+  /** Passes over the next {@code n} values: runs that end within them by their headers alone, without decoding. */
+  @Override
+  public void skip(int n) {
+    while (n > 0) {
+      if (used == count) {
+        int whole = skipRun(n);
+        if (whole > 0) {
+          n -= whole;
+          continue;
+        }
+        readRun();
+      }
+      int k = Math.min(n, count - used);
+      used += k;
+      n -= k;
+    }
+  }
+
+  /**
+   * Moves past the run at {@code pos} when it holds at most {@code max} values, and returns how
+   * many it holds; 0 (nothing moved) when it holds more.
+   */
+  private int skipRun(int max) {
+    if (pos >= end) {
+      throw new IllegalStateException("ORC integer stream ends before its values");
+    }
+    int first = buf[pos] & 0xff;
+    int values;
+    long bytes;
+    switch (first >>> 6) {
+      case 0 -> {
+        values = (first & 7) + 3;
+        bytes = 1 + ((first >>> 3) & 7) + 1;
+      }
+      case 1 -> {
+        int width = decodeWidth((first >>> 1) & 0x1f);
+        values = ((first & 1) << 8 | (buf[pos + 1] & 0xff)) + 1;
+        bytes = 2 + (((long) values * width + 7) >>> 3);
+      }
+      case 2 -> {
+        int width = decodeWidth((first >>> 1) & 0x1f);
+        values = ((first & 1) << 8 | (buf[pos + 1] & 0xff)) + 1;
+        int third = buf[pos + 2] & 0xff;
+        int fourth = buf[pos + 3] & 0xff;
+        int patchBits = closestFixedBits(decodeWidth(third & 0x1f) + ((fourth >>> 5) & 7) + 1);
+        bytes = 4 + ((third >>> 5) & 7) + 1 + (((long) values * width + 7) >>> 3)
+            + (((long) (fourth & 0x1f) * patchBits + 7) >>> 3);
+      }
+      default -> {
+        int encoded = (first >>> 1) & 0x1f;
+        int rest = (first & 1) << 8 | (buf[pos + 1] & 0xff);
+        if (encoded != 0) {
+          rest = Math.max(rest, 1); // as delta() reads it
+        }
+        values = rest + 1;
+        if (values > max) {
+          return 0;
+        }
+        pos += 2;
+        readVarLong();
+        readVarLong();
+        long packed = encoded == 0 ? 0 : (((long) (rest - 1) * decodeWidth(encoded) + 7) >>> 3);
+        if (pos + packed > end) {
+          throw new IllegalStateException("ORC integer stream: a run reads past the stream's end");
+        }
+        pos += (int) packed;
+        return values;
+      }
+    }
+    if (values > max) {
+      return 0;
+    }
+    if (pos + bytes > end) {
+      throw new IllegalStateException("ORC integer stream: a run reads past the stream's end");
+    }
+    pos += (int) bytes;
+    return values;
   }
 
   private void readRun() {

@@ -147,7 +147,7 @@ final class PartSource implements TaskSource {
     return PartReader.open(p, scan.schema, c != null ? c.readInclude() : scan.include,
         task.granules() != null && c == null ? scan.sarg : null, scan.columnNames, offset, length,
         new dev.travertine.io.hadoop.FileIOFileSystem.ReadOptions(r.coalesceDistance(), r.coalesceMaxBytes(),
-            r.maxRequestBytes(), r.cache()), prewhere, dictionaryStrings);
+            r.maxRequestBytes(), r.cache()), prewhere, dictionaryStrings, c == null ? task.granules() : null);
   }
 
   /** The rows the reader filtered so far (counted as read). */

@@ -51,13 +51,19 @@ class OrcStreamReaderTest {
 
   /** Writes {@link #SCHEMA} rows; {@code dictionaryThreshold}: ORC's dictionary key size threshold (0: no dictionaries). */
   private Path write(String name, CompressionKind compression, double dictionaryThreshold, long seed) throws Exception {
+    return write(name, compression, dictionaryThreshold, seed, 1000);
+  }
+
+  /** As above, with row groups (granules) of {@code stride} rows. */
+  private Path write(String name, CompressionKind compression, double dictionaryThreshold, long seed, int stride)
+      throws Exception {
     Path file = dir.resolve(name + ".orc");
     Configuration conf = new Configuration(false);
     OrcConf.STRIPE_ROW_COUNT.setLong(conf, STRIPE_ROWS);
     OrcConf.DICTIONARY_KEY_SIZE_THRESHOLD.setDouble(conf, dictionaryThreshold);
     Random rnd = new Random(seed);
     try (Writer w = OrcFile.createWriter(new org.apache.hadoop.fs.Path(file.toString()),
-        OrcFile.writerOptions(conf).setSchema(SCHEMA).compress(compression).rowIndexStride(1000)
+        OrcFile.writerOptions(conf).setSchema(SCHEMA).compress(compression).rowIndexStride(stride)
             .bufferSize(8 * 1024).fileSystem(FileSystem.getLocal(conf)))) {
       VectorizedRowBatch b = SCHEMA.createRowBatch(1000);
       long seq = -50_000;
@@ -226,6 +232,143 @@ class OrcStreamReaderTest {
       compare(file, null, 0, -1, 1024, kind.toString());
       compare(file, null, 0, -1, 777, kind + ", batches of 777");
     }
+  }
+
+  /** A cell as text: NULL, a long, a double's bits, or a string's bytes. */
+  private static String cell(ColumnVector v, int i) {
+    int at = v.isRepeating ? 0 : i;
+    if (!v.noNulls && v.isNull[at]) {
+      return "NULL";
+    }
+    if (v instanceof LongColumnVector l) {
+      return Long.toString(l.vector[at]);
+    }
+    if (v instanceof DoubleColumnVector d) {
+      return Long.toHexString(Double.doubleToRawLongBits(d.vector[at]));
+    }
+    if (v instanceof dev.travertine.vector.DictionaryVector d) {
+      int id = d.ids[i];
+      return new String(d.arena, d.offsets[id], d.offsets[id + 1] - d.offsets[id], StandardCharsets.UTF_8);
+    }
+    BytesColumnVector b = (BytesColumnVector) v;
+    return new String(b.vector[at], b.start[at], b.length[at], StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Reads {@code file} with our reader told to read only the granules {@code mask} marks, and
+   * compares its rows with ORC's reader's rows of those row groups (ORC numbers a stripe's row
+   * groups from its first row).
+   */
+  private static void compareGranules(Path file, boolean[] mask, int stride, int batchSize,
+      boolean dictionaryStrings, String what) throws Exception {
+    int columns = SCHEMA.getChildren().size();
+    List<String> expected = new ArrayList<>();
+    List<String> actual = new ArrayList<>();
+    try (Reader r = reader(file)) {
+      try (RecordReader theirs = r.rows(r.options())) {
+        VectorizedRowBatch b = SCHEMA.createRowBatch(1000);
+        int granule = 0;
+        int stripe = 0;
+        long inStripe = 0;
+        List<StripeInformation> stripes = r.getStripes();
+        while (theirs.nextBatch(b)) {
+          for (int i = 0; i < b.size; i++) {
+            if (inStripe == stripes.get(stripe).getNumberOfRows()) {
+              granule += (int) ((inStripe + stride - 1) / stride);
+              stripe++;
+              inStripe = 0;
+            }
+            int g = granule + (int) (inStripe / stride);
+            inStripe++;
+            if (g < mask.length && !mask[g]) {
+              continue;
+            }
+            StringBuilder row = new StringBuilder();
+            for (int c = 0; c < columns; c++) {
+              row.append(cell(b.cols[c], i)).append('|');
+            }
+            expected.add(row.toString());
+          }
+        }
+      }
+      try (OrcStreamReader ours = ours(file, r, null, 0, -1)) {
+        ours.dictionaryStrings(dictionaryStrings);
+        ours.granules(mask, stride);
+        VectorizedRowBatch b = SCHEMA.createRowBatch(batchSize);
+        while (ours.next(b)) {
+          assertTrue(b.size > 0, what + ": an empty batch");
+          for (int i = 0; i < b.size; i++) {
+            StringBuilder row = new StringBuilder();
+            for (int c = 0; c < columns; c++) {
+              row.append(cell(b.cols[c], i)).append('|');
+            }
+            actual.add(row.toString());
+          }
+        }
+      }
+    }
+    assertEquals(expected.size(), actual.size(), what + ": rows");
+    for (int i = 0; i < expected.size(); i++) {
+      assertEquals(expected.get(i), actual.get(i), what + ": row " + i);
+    }
+  }
+
+  @Test
+  void onlyTheSelectedGranulesRowsAsOrcSkipsRowGroups() throws Exception {
+    long seed = 11;
+    for (CompressionKind kind : List.of(CompressionKind.LZ4, CompressionKind.ZSTD, CompressionKind.NONE)) {
+      Path file = write("granules_" + kind, kind, 0.8, seed++);
+      int granules = 4 * (STRIPE_ROWS / 1000) + (ROWS - 4 * STRIPE_ROWS + 999) / 1000; // 23
+      Random rnd = new Random(seed);
+      List<boolean[]> masks = new ArrayList<>();
+      boolean[] all = new boolean[granules];
+      Arrays.fill(all, true);
+      masks.add(all);
+      masks.add(new boolean[granules]); // none: no row
+      boolean[] alternate = new boolean[granules];
+      for (int g = 0; g < granules; g++) {
+        alternate[g] = g % 2 == 1;
+      }
+      masks.add(alternate);
+      boolean[] lastOfStripes = new boolean[granules]; // a stripe's start passed over, its end read
+      for (int g = 4; g < granules; g += 5) {
+        lastOfStripes[g] = true;
+      }
+      masks.add(lastOfStripes);
+      for (int m = 0; m < 4; m++) {
+        boolean[] random = new boolean[granules];
+        for (int g = 0; g < granules; g++) {
+          random[g] = rnd.nextInt(3) == 0;
+        }
+        masks.add(random);
+      }
+      for (int m = 0; m < masks.size(); m++) {
+        for (int batch : new int[] {1000, 777}) {
+          compareGranules(file, masks.get(m), 1000, batch, m % 2 == 0, kind + ", mask " + m + ", batches of " + batch);
+        }
+      }
+    }
+    // strings without a dictionary: their lengths are decoded to pass over their bytes
+    Path direct = write("granules_direct", CompressionKind.LZ4, 0, 99);
+    boolean[] mask = new boolean[23];
+    for (int g = 0; g < mask.length; g++) {
+      mask[g] = g % 3 == 2;
+    }
+    compareGranules(direct, mask, 1000, 1000, false, "direct strings");
+    // granules of an odd number of rows (ORC takes no fewer than 1,000): NULL flags and booleans passed over mid-byte
+    Path odd = write("granules_odd", CompressionKind.LZ4, 0.8, 7, 1003);
+    for (int m = 0; m < 3; m++) {
+      boolean[] some = new boolean[23];
+      for (int g = 0; g < some.length; g++) {
+        some[g] = rnd(m, g);
+      }
+      compareGranules(odd, some, 1003, 1000, m == 1, "granules of 1003 rows, mask " + m);
+      compareGranules(odd, some, 1003, 100, false, "granules of 1003 rows, batches of 100, mask " + m);
+    }
+  }
+
+  private static boolean rnd(int m, int g) {
+    return new Random(m * 1000L + g).nextInt(m + 2) == 0;
   }
 
   /** The string columns' encodings in each stripe of {@code file}, as "column:kind". */
@@ -414,7 +557,7 @@ class OrcStreamReaderTest {
     // Hive's decimal objects (a scaled column converted through a scratch vector) beside our dictionary vectors
     assertEquals(readPart(part, null, false, false, TypeDescription.RowBatchVersion.ORIGINAL),
         readPart(part, null, true, true, TypeDescription.RowBatchVersion.ORIGINAL));
-    try (PartReader r = PartReader.open(part, TABLE, null, null, null, 0, -1, null, null, true, true)) {
+    try (PartReader r = PartReader.open(part, TABLE, null, null, null, 0, -1, null, null, true, true, null)) {
       VectorizedRowBatch b = TABLE.orcSchema().createRowBatch(TypeDescription.RowBatchVersion.ORIGINAL, 1000);
       assertTrue(r.next(b));
       assertTrue(b.cols[TABLE.size() - 1] instanceof dev.travertine.vector.DictionaryVector,
@@ -426,7 +569,7 @@ class OrcStreamReaderTest {
   private static List<String> readPart(PartRef part, dev.travertine.vector.RowFilter f, boolean own,
       boolean dictionaryStrings, TypeDescription.RowBatchVersion version) throws Exception {
     List<String> out = new ArrayList<>();
-    try (PartReader r = PartReader.open(part, TABLE, null, null, null, 0, -1, null, f, dictionaryStrings, own)) {
+    try (PartReader r = PartReader.open(part, TABLE, null, null, null, 0, -1, null, f, dictionaryStrings, own, null)) {
       assertEquals(f != null, r.rowFiltered());
       VectorizedRowBatch b = TABLE.orcSchema().createRowBatch(version, 1000);
       while (r.next(b)) {
