@@ -38,6 +38,12 @@ final class RleV2Reader implements OrcColumnReaders.LongValues {
   public void read(long[] out, int off, int n) {
     while (n > 0) {
       if (used == count) {
+        if (n >= MAX_RUN || runLength() <= n) { // the whole run is wanted: straight into place
+          int k = decodeRun(out, off);
+          off += k;
+          n -= k;
+          continue;
+        }
         readRun();
       }
       int k = Math.min(n, count - used);
@@ -145,27 +151,49 @@ final class RleV2Reader implements OrcColumnReaders.LongValues {
   }
 
   private void readRun() {
+    count = decodeRun(literals, 0);
+    used = 0;
+  }
+
+  /** Decodes the run at {@code pos} into {@code out[off ..)}; returns how many values it holds. */
+  private int decodeRun(long[] out, int off) {
     if (pos >= end) {
       throw new IllegalStateException("ORC integer stream ends before its values");
     }
     int first = buf[pos] & 0xff;
-    switch (first >>> 6) {
-      case 0 -> shortRepeat(first);
-      case 1 -> direct(first);
-      case 2 -> patchedBase(first);
-      default -> delta(first);
-    }
-    used = 0;
+    int n = switch (first >>> 6) {
+      case 0 -> shortRepeat(first, out, off);
+      case 1 -> direct(first, out, off);
+      case 2 -> patchedBase(first, out, off);
+      default -> delta(first, out, off);
+    };
     if (pos > end) {
       throw new IllegalStateException("ORC integer stream: a run reads past the stream's end");
     }
+    return n;
+  }
+
+  /** How many values the run at {@code pos} holds, from its header (nothing moved). */
+  private int runLength() {
+    if (pos >= end) {
+      throw new IllegalStateException("ORC integer stream ends before its values");
+    }
+    int first = buf[pos] & 0xff;
+    return switch (first >>> 6) {
+      case 0 -> (first & 7) + 3;
+      case 1, 2 -> ((first & 1) << 8 | (buf[pos + 1] & 0xff)) + 1;
+      default -> {
+        int rest = (first & 1) << 8 | (buf[pos + 1] & 0xff);
+        yield ((first >>> 1) & 0x1f) == 0 ? rest + 1 : Math.max(rest, 1) + 1;
+      }
+    };
   }
 
   private long zigzag(long v) {
     return signed ? (v >>> 1) ^ -(v & 1) : v;
   }
 
-  private void shortRepeat(int first) {
+  private int shortRepeat(int first, long[] out, int off) {
     int width = ((first >>> 3) & 7) + 1;
     int n = (first & 7) + 3;
     pos++;
@@ -174,26 +202,28 @@ final class RleV2Reader implements OrcColumnReaders.LongValues {
       v = v << 8 | (buf[pos++] & 0xff);
     }
     v = zigzag(v);
-    java.util.Arrays.fill(literals, 0, n, v);
-    count = n;
+    java.util.Arrays.fill(out, off, off + n, v);
+    return n;
   }
 
-  private void direct(int first) {
+  private int direct(int first, long[] out, int off) {
     int width = decodeWidth((first >>> 1) & 0x1f);
     int n = ((first & 1) << 8 | (buf[pos + 1] & 0xff)) + 1;
     pos += 2;
-    unpack(literals, 0, n, width);
+    unpack(out, off, n, width);
     if (signed) {
-      long[] lit = literals;
-      for (int i = 0; i < n; i++) {
-        long v = lit[i];
-        lit[i] = (v >>> 1) ^ -(v & 1);
+      for (int i = off; i < off + n; i++) {
+        long v = out[i];
+        out[i] = (v >>> 1) ^ -(v & 1);
       }
     }
-    count = n;
+    return n;
   }
 
-  private void patchedBase(int first) {
+  /** A patched run's patch list (at most 31 entries). */
+  private final long[] patchList = new long[32];
+
+  private int patchedBase(int first, long[] out, int off) {
     int width = decodeWidth((first >>> 1) & 0x1f);
     int n = ((first & 1) << 8 | (buf[pos + 1] & 0xff)) + 1;
     int third = buf[pos + 2] & 0xff;
@@ -211,12 +241,11 @@ final class RleV2Reader implements OrcColumnReaders.LongValues {
     if ((base & signBit) != 0) {
       base = -(base & ~signBit);
     }
-    long[] lit = literals;
-    unpack(lit, 0, n, width);
+    unpack(out, off, n, width);
     if (patchWidth + gapWidth > 64) {
       throw new IllegalStateException("ORC integer stream: a patch of " + (patchWidth + gapWidth) + " bits");
     }
-    long[] list = new long[patches];
+    long[] list = patchList;
     unpack(list, 0, patches, closestFixedBits(patchWidth + gapWidth));
     long patchMask = patchWidth == 64 ? -1L : (1L << patchWidth) - 1;
     int at = 0;
@@ -230,48 +259,52 @@ final class RleV2Reader implements OrcColumnReaders.LongValues {
       if (at >= n) {
         throw new IllegalStateException("ORC integer stream: a patch past its run");
       }
-      lit[at] |= patch << width;
+      out[off + at] |= patch << width;
     }
-    for (int i = 0; i < n; i++) {
-      lit[i] += base;
+    for (int i = off; i < off + n; i++) {
+      out[i] += base;
     }
-    count = n;
+    return n;
   }
 
-  private void delta(int first) {
+  private int delta(int first, long[] out, int off) {
     int encoded = (first >>> 1) & 0x1f;
     int width = encoded == 0 ? 0 : decodeWidth(encoded);
     int rest = (first & 1) << 8 | (buf[pos + 1] & 0xff); // values after the first
     pos += 2;
-    long[] lit = literals;
     long v = readVarLong();
-    lit[0] = signed ? (v >>> 1) ^ -(v & 1) : v;
+    long start = signed ? (v >>> 1) ^ -(v & 1) : v;
+    out[off] = start;
     if (width == 0) {
       long d = readVarLong();
       d = (d >>> 1) ^ -(d & 1);
-      for (int i = 1; i <= rest; i++) {
-        lit[i] = lit[i - 1] + d;
+      if (d == 0) {
+        java.util.Arrays.fill(out, off + 1, off + rest + 1, start);
+      } else {
+        for (int i = 1; i <= rest; i++) {
+          out[off + i] = start + i * d; // no value waits for the one before it
+        }
       }
     } else {
       long d = readVarLong();
       long deltaBase = (d >>> 1) ^ -(d & 1);
-      lit[1] = lit[0] + deltaBase;
+      out[off + 1] = start + deltaBase;
       rest = Math.max(rest, 1); // the delta base is a second value whatever the header says (as ORC reads it)
-      unpack(lit, 2, rest - 1, width);
-      long prev = lit[1];
+      unpack(out, off + 2, rest - 1, width);
+      long prev = out[off + 1];
       if (deltaBase < 0) {
-        for (int i = 2; i <= rest; i++) {
-          prev -= lit[i];
-          lit[i] = prev;
+        for (int i = off + 2; i <= off + rest; i++) {
+          prev -= out[i];
+          out[i] = prev;
         }
       } else {
-        for (int i = 2; i <= rest; i++) {
-          prev += lit[i];
-          lit[i] = prev;
+        for (int i = off + 2; i <= off + rest; i++) {
+          prev += out[i];
+          out[i] = prev;
         }
       }
     }
-    count = rest + 1;
+    return rest + 1;
   }
 
   private long readVarLong() {
