@@ -22,19 +22,32 @@ public final class StringDictionary {
   /** Open addressing over the entries: id + 1 (0 = empty). */
   private int[] slots = new int[32];
   private int[] hashes = new int[17];
-  private final byte[][] cacheBuf = new byte[CACHE][];
-  private final int[] cacheStart = new int[CACHE];
-  private final int[] cacheLen = new int[CACHE];
-  private final int[] cacheId = new int[CACHE];
+  /** The lookup of {@link #add} (about 16 KiB): made at the first add, dropped by {@link #seal}. */
+  private byte[][] cacheBuf;
+  private int[] cacheStart;
+  private int[] cacheLen;
+  private int[] cacheId;
 
   /** Entries so far. */
   public int size() {
     return size;
   }
 
-  /** Heap held: the arena, the offsets and the hash table. */
+  /** Heap held: the arena, the offsets, the hash table and, until {@link #seal}, the lookup of {@link #add}. */
   public long bytes() {
-    return 48L + arena.length + 4L * offsets.length + 4L * slots.length + 4L * hashes.length;
+    long lookup = cacheBuf == null ? 0 : 64L + CACHE * (4L + 12L); // references (compressed) and three ints
+    return 48L + arena.length + 4L * offsets.length + 4L * slots.length + 4L * hashes.length + lookup;
+  }
+
+  /**
+   * No string will be added any more (a stripe's dictionary, a cache entry's): drops the lookup
+   * {@link #add} keeps. Ids and entries stay as they are; an {@link #add} after this makes it again.
+   */
+  public void seal() {
+    cacheBuf = null;
+    cacheStart = null;
+    cacheLen = null;
+    cacheId = null;
   }
 
   /** Bytes of the strings themselves. */
@@ -44,6 +57,12 @@ public final class StringDictionary {
 
   /** The id of {@code b[st .. st + len)}, added when new. */
   public int add(byte[] b, int st, int len) {
+    if (cacheBuf == null) {
+      cacheBuf = new byte[CACHE][];
+      cacheStart = new int[CACHE];
+      cacheLen = new int[CACHE];
+      cacheId = new int[CACHE];
+    }
     int c = (st * 0x9E3779B1 + len) >>> 22 & (CACHE - 1);
     if (cacheBuf[c] == b && cacheStart[c] == st && cacheLen[c] == len) {
       return cacheId[c];
@@ -77,7 +96,9 @@ public final class StringDictionary {
 
   /** Forgets the buffers of the batch just encoded (the reader may reuse them). */
   public void endBatch() {
-    Arrays.fill(cacheBuf, null);
+    if (cacheBuf != null) {
+      Arrays.fill(cacheBuf, null);
+    }
   }
 
   private int append(byte[] b, int st, int len, int h) {

@@ -69,6 +69,22 @@ class DictionaryVectorTest {
   }
 
   @Test
+  void aSealedDictionaryDropsItsLookupAndKeepsItsIds() {
+    StringDictionary d = new StringDictionary();
+    long empty = d.bytes();
+    byte[] buf = "MAILSHIPAIR".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(0, d.add(buf, 0, 4));
+    assertEquals(1, d.add(buf, 4, 4));
+    long adding = d.bytes();
+    assertTrue(adding >= empty + 16_000, "the lookup of add is counted: " + adding + " against " + empty);
+    d.seal();
+    assertTrue(d.bytes() <= adding - 16_000, "sealed: " + d.bytes());
+    assertEquals(2, d.size());
+    assertEquals(1, d.add(buf, 4, 4), "an id stays");
+    assertEquals(2, d.add(buf, 8, 3), "adding after sealing still works");
+  }
+
+  @Test
   void holdsTheSameStringsAsHiveAndGrowsAcrossBatches() {
     Random rnd = new Random(5);
     StringDictionary dict = new StringDictionary();

@@ -41,7 +41,7 @@ final class OrcColumnReaders {
         Stream lengths = orEmpty(streams[OrcProto.Stream.Kind.LENGTH.ordinal()]);
         RleV2Reader lengthReader = new RleV2Reader(lengths.bytes(), 0, lengths.length(), false);
         if (encoding.getKind() == OrcProto.ColumnEncoding.Kind.DICTIONARY_V2) {
-          Stream dict = orEmpty(streams[OrcProto.Stream.Kind.DICTIONARY_DATA.ordinal()]);
+          Stream dict = fitted(orEmpty(streams[OrcProto.Stream.Kind.DICTIONARY_DATA.ordinal()]));
           yield new DictionaryColumn(nulls, new RleV2Reader(data.bytes(), 0, data.length(), false), dict,
               lengthReader, encoding.getDictionarySize(), dictionaryStrings);
         }
@@ -53,6 +53,17 @@ final class OrcColumnReaders {
 
   private static Stream orEmpty(Stream s) {
     return s == null ? Stream.EMPTY : s;
+  }
+
+  /**
+   * {@code s} in an array of its own size when the one it was decompressed into is much larger (a
+   * small stream gets a whole compression buffer of room): for a dictionary's bytes, which Hive's
+   * string vectors point into for as long as they are kept.
+   */
+  private static Stream fitted(Stream s) {
+    int want = s.length() + OrcStreamReader.PADDING;
+    return s.bytes().length > 2 * want && s.bytes().length - want > 4096
+        ? new Stream(Arrays.copyOf(s.bytes(), want), s.length()) : s;
   }
 
   /** One column's decoders over a stripe's streams. */
@@ -311,7 +322,7 @@ final class OrcColumnReaders {
           return false;
         }
       }
-      d.endBatch(); // it remembers the buffers it was given: the stripe's bytes must not stay reachable from it
+      d.seal(); // its lookup remembers the buffers it was given: the stripe's bytes must not stay reachable from it
       strings = d;
       return true;
     }

@@ -238,8 +238,14 @@ public final class DecodedColumnCache {
 
     /** The entry, or null when it grew too large. */
     Entry build(int[] sizes) {
-      return over || vectors.size() != sizes.length ? null
-          : new Entry(vectors.toArray(new ColumnVector[0]), sizes, (int) bytes);
+      if (over || vectors.size() != sizes.length) {
+        return null;
+      }
+      if (dictionary != null) { // complete: its lookup for adding strings goes
+        dictionary.seal();
+        bytes -= dictionaryBytes - dictionary.bytes();
+      }
+      return new Entry(vectors.toArray(new ColumnVector[0]), sizes, (int) bytes);
     }
   }
 
