@@ -393,9 +393,25 @@ final class OrcStreamReader implements AutoCloseable {
     batch.cols[f] = out;
   }
 
-  /** Reads stripe {@code s}'s streams of the columns read and sets up their decoders. */
-  private void loadStripe(int s) throws IOException {
-    Arrays.fill(columns, null); // the last stripe's streams go before this one's are read
+  /** A stripe's streams being read (as stored), and what each is. */
+  private record Fetch(int stripe, List<FileRange> ranges, List<OrcProto.Stream> streams) {}
+
+  /** The next stripe's streams, asked for ahead of their decoding ({@link #fetchNext}), or null. */
+  private Fetch ahead;
+
+  /**
+   * Starts reading the next stripe's streams, as stored: for a prefetch on another thread, which
+   * then holds the stripe's stored bytes only (what a prefetch budget counts); they are
+   * decompressed and decoded by the reads that follow, on the reader's thread.
+   */
+  void fetchNext() throws IOException {
+    if (ahead == null && stripe + 1 < stripes.size()) {
+      ahead = fetch(stripe + 1);
+    }
+  }
+
+  /** Asks for stripe {@code s}'s streams of the columns read, in one vectored read. */
+  private Fetch fetch(int s) throws IOException {
     StripeInformation info = stripes.get(s);
     OrcProto.StripeFooter footer = footers.get(s);
     List<FileRange> ranges = new ArrayList<>();
@@ -409,6 +425,18 @@ final class OrcStreamReader implements AutoCloseable {
       at += st.getLength();
     }
     in.readVectored(ranges, ByteBuffer::allocate);
+    return new Fetch(s, ranges, streams);
+  }
+
+  /** Reads stripe {@code s}'s streams of the columns read and sets up their decoders. */
+  private void loadStripe(int s) throws IOException {
+    Arrays.fill(columns, null); // the last stripe's streams go before this one's are read
+    StripeInformation info = stripes.get(s);
+    OrcProto.StripeFooter footer = footers.get(s);
+    Fetch f = ahead != null && ahead.stripe() == s ? ahead : fetch(s);
+    ahead = null;
+    List<FileRange> ranges = f.ranges();
+    List<OrcProto.Stream> streams = f.streams();
     Stream[][] data = new Stream[types.length][OrcProto.Stream.Kind.values().length];
     for (int k = 0; k < ranges.size(); k++) {
       ByteBuffer raw;

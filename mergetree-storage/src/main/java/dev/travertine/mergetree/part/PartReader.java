@@ -70,6 +70,19 @@ public final class PartReader implements AutoCloseable {
    * and {@code batch.selected[0 .. size)} are the passing rows; {@link #filteredRows} counts the
    * rows read.
    */
+  /**
+   * For a prefetch: starts reading the first stripe's streams as stored, without decoding
+   * anything, and returns true; false when ORC's reader reads the part (a prefetch then reads its
+   * first batch).
+   */
+  public boolean fetchAhead() throws IOException {
+    if (own == null) {
+      return false;
+    }
+    own.fetchNext();
+    return true;
+  }
+
   public boolean rowFiltered() {
     return filtered != null;
   }
@@ -106,9 +119,9 @@ public final class PartReader implements AutoCloseable {
 
   /**
    * As above, for a scan: our reader of ORC's streams ({@link OrcStreamReader}) reads the part
-   * where it can, when the part is local (it holds a stripe's streams decompressed, and a remote
-   * scan prefetches tasks ahead by their stored bytes; merges, mutations and CHECK keep ORC's
-   * reader, which holds a chunk at a time). {@code dictionaryStrings}: the caller takes our
+   * where it can, local or remote (a prefetch of a remote part reads its streams as stored, {@link
+   * #fetchAhead}; merges, mutations and CHECK keep ORC's reader, which holds a chunk at a time
+   * where ours holds the stripe's streams decompressed). {@code dictionaryStrings}: the caller takes our
    * vectors, so that strings of a stripe's dictionary may come as {@link
    * dev.travertine.vector.DictionaryVector}s ({@link OrcStreamReader#dictionaryStrings}).
    * {@code granules} (null: all) are the part's granules the scan reads, those {@code sarg} was
@@ -120,7 +133,7 @@ public final class PartReader implements AutoCloseable {
       String[] sargColumns, long offset, long length, FileIOFileSystem.ReadOptions read, RowFilter rowFilter,
       boolean dictionaryStrings, boolean[] granules) throws IOException {
     return open(part, schema, include, sarg, sargColumns, offset, length, read, rowFilter, dictionaryStrings,
-        OWN_READER && !part.remote(), granules);
+        OWN_READER, granules);
   }
 
   /** The least share of a part's granules a searched read must take for our reader to read it. */

@@ -27,7 +27,8 @@ final class PartSource implements TaskSource {
   static final long MIN_PREFETCH_BYTES = 256 << 10;
 
   /** A part stripe opened (and its first batch read) ahead of use on the IO pool. */
-  private record Opened(PartReader rows, VectorizedRowBatch first) {}
+  /** A prefetched reader: with its first batch (ORC's reader), or none read yet (ours: its stripe fetched), or at its end. */
+  private record Opened(PartReader rows, VectorizedRowBatch first, boolean ended) {}
 
   private final TableScanner scan;
   private final ScanPlan.PartTask task;
@@ -178,8 +179,11 @@ final class PartSource implements TaskSource {
       aheadSince = System.nanoTime(); // the fetch, not the wait for a thread of the pool
       try {
         PartReader r = openReader();
+        if (r.fetchAhead()) {
+          return new Opened(r, null, false); // our reader: the stripe's stored bytes, decoded by the scan's thread
+        }
         VectorizedRowBatch b = c != null ? c.newBatch() : scan.newReadBatch(task.part().info().rows());
-        return new Opened(r, r.next(b) ? b : null);
+        return r.next(b) ? new Opened(r, b, false) : new Opened(r, null, true);
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
@@ -227,7 +231,7 @@ final class PartSource implements TaskSource {
         scan.window.used(arrived, System.nanoTime() - aheadSince);
         rows = o.rows();
         pending = o.first();
-        if (pending == null) {
+        if (o.ended()) {
           done = true;
           if (c != null) {
             finishCached(c);

@@ -371,6 +371,32 @@ class OrcStreamReaderTest {
     return new Random(m * 1000L + g).nextInt(m + 2) == 0;
   }
 
+  @Test
+  void streamsFetchedAheadDecodeAsReadOnes() throws Exception {
+    Path file = write("ahead", CompressionKind.LZ4, 0.8, 21);
+    try (Reader r = reader(file); RecordReader theirs = r.rows(r.options());
+        OrcStreamReader ours = ours(file, r, null, 0, -1)) {
+      ours.fetchNext(); // as a prefetch does: the first stripe's stored bytes, nothing decoded
+      ours.fetchNext(); // asked twice: still the first stripe, fetched once
+      VectorizedRowBatch expected = SCHEMA.createRowBatch(1000);
+      VectorizedRowBatch actual = SCHEMA.createRowBatch(1000);
+      int batch = 0;
+      while (theirs.nextBatch(expected)) {
+        assertTrue(ours.next(actual), "batch " + batch);
+        assertEquals(expected.size, actual.size);
+        for (int c = 0; c < SCHEMA.getChildren().size(); c++) {
+          assertColumn(expected.cols[c], actual.cols[c], expected.size, "batch " + batch + " column " + c);
+        }
+        if (batch % 3 == 1) {
+          ours.fetchNext(); // the next stripe while this one is decoded
+        }
+        batch++;
+      }
+      assertFalse(ours.next(actual));
+      assertEquals(23, batch);
+    }
+  }
+
   /** The string columns' encodings in each stripe of {@code file}, as "column:kind". */
   private static java.util.Set<String> stringEncodings(Path file) throws Exception {
     try (Reader r = reader(file); OrcStreamReader ours = ours(file, r, null, 0, -1)) {
