@@ -159,6 +159,15 @@ final class OrcColumnReaders {
       data.read(x, 0, k);
       if (k < n) {
         spread(x, v.isNull, k, n, 1);
+      } else if (n > 1) {
+        // one value throughout (a sorted key's long run, a flag): marked, as ORC's reader marks it, for
+        // the repeating paths downstream (and a narrow copy of one value); every slot still holds it
+        long first = x[0];
+        int i = 1;
+        while (i < n && x[i] == first) {
+          i++;
+        }
+        v.isRepeating = i == n;
       }
       return v;
     }

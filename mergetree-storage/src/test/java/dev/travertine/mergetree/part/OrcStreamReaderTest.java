@@ -195,6 +195,9 @@ class OrcStreamReaderTest {
   }
 
   private static void assertColumn(ColumnVector e, ColumnVector a, int n, String what) {
+    if (a instanceof LongColumnVector && e.noNulls && n > 1) {
+      assertEquals(e.isRepeating, a.isRepeating, what + ": one value throughout, as ORC's reader marks it");
+    }
     for (int i = 0; i < n; i++) {
       int ie = e.isRepeating ? 0 : i;
       boolean nullE = !e.noNulls && e.isNull[ie];
@@ -369,6 +372,44 @@ class OrcStreamReaderTest {
 
   private static boolean rnd(int m, int g) {
     return new Random(m * 1000L + g).nextInt(m + 2) == 0;
+  }
+
+  @Test
+  void batchesOfOneValueAreMarkedRepeatingAsOrcMarksThem() throws Exception {
+    TypeDescription schema = TypeDescription.fromString("struct<k:bigint,f:boolean,t:tinyint,d:date>");
+    Path file = dir.resolve("repeating.orc");
+    Configuration conf = new Configuration(false);
+    try (Writer w = OrcFile.createWriter(new org.apache.hadoop.fs.Path(file.toString()),
+        OrcFile.writerOptions(conf).setSchema(schema).compress(CompressionKind.LZ4)
+            .fileSystem(FileSystem.getLocal(conf)))) {
+      VectorizedRowBatch b = schema.createRowBatch(1000);
+      for (int r = 0; r < 10_000; r++) {
+        int row = b.size++;
+        ((LongColumnVector) b.cols[0]).vector[row] = r < 3000 ? 7 : r < 6000 ? r : -1L << 40; // constant, varying, constant
+        ((LongColumnVector) b.cols[1]).vector[row] = r < 2000 || r % 2 == 0 ? 1 : 0;
+        ((LongColumnVector) b.cols[2]).vector[row] = r < 5000 ? -3 : r % 7;
+        ((LongColumnVector) b.cols[3]).vector[row] = 19_000 + r / 4000;
+        if (b.size == b.getMaxSize()) {
+          w.addRowBatch(b);
+          b.reset();
+        }
+      }
+    }
+    int repeating = 0;
+    try (Reader r = reader(file); RecordReader theirs = r.rows(r.options());
+        OrcStreamReader ours = ours(file, r, null, 0, -1)) {
+      VectorizedRowBatch expected = schema.createRowBatch(1000);
+      VectorizedRowBatch actual = schema.createRowBatch(1000);
+      while (theirs.nextBatch(expected)) {
+        assertTrue(ours.next(actual));
+        for (int c = 0; c < 4; c++) {
+          assertColumn(expected.cols[c], actual.cols[c], expected.size, "column " + c);
+          repeating += actual.cols[c].isRepeating ? 1 : 0;
+        }
+      }
+      assertFalse(ours.next(actual));
+    }
+    assertEquals(3 + 4 + 2 + 5 + 10, repeating, "batches of one value (k: 3 + 4, f: 2, t: 5, d: 10)");
   }
 
   @Test
