@@ -26,12 +26,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>The first failure (a morsel's, a stage's, or one reported through {@link #fail}) stops the
  * workers, drops the batches not yet read and is what the consumer's next call throws. Reaching
- * the limit or closing also stops them; {@link #close} returns once every worker has ended, then
- * closes the source. Not thread-safe for the consumer.
+ * the limit or closing also stops them; {@link #close} returns once every worker has ended (or,
+ * after 30 s, interrupts those still running), then closes the source. Not thread-safe for the
+ * consumer.
  */
 public final class Driver implements BatchIterator {
   private static final Object END = new Object();
   private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+  /** How long {@link #close} waits for its workers, all together, before it interrupts those left. */
+  private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
   private final MorselSource source;
   private final BatchStage.Factory stages;
@@ -103,8 +106,9 @@ public final class Driver implements BatchIterator {
   }
 
   private void work() {
-    Worker w = new Worker(stages == null ? null : stages.create());
+    Worker w = null;
     try {
+      w = new Worker(stages == null ? null : stages.create());
       Morsel m;
       while (!stop.get() && (m = source.next()) != null) {
         m.run(w);
@@ -113,7 +117,9 @@ public final class Driver implements BatchIterator {
       fail(t);
     } finally {
       try {
-        w.closeKept();
+        if (w != null) {
+          w.closeKept();
+        }
       } catch (Throwable t) {
         fail(t);
       }
@@ -270,6 +276,7 @@ public final class Driver implements BatchIterator {
     stop.set(true);
     out.clear();
     boolean interrupted = false;
+    long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
     for (Future<?> f : running) {
       while (true) { // a worker waiting to queue its end needs room
         try {
@@ -277,6 +284,10 @@ public final class Driver implements BatchIterator {
           break;
         } catch (TimeoutException e) {
           out.clear();
+          if (System.nanoTime() > deadline) {
+            f.cancel(true); // stuck in a read that does not return: interrupted, not waited for
+            break;
+          }
         } catch (InterruptedException e) {
           interrupted = true;
         } catch (Exception e) {

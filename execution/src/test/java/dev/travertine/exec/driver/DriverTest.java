@@ -159,6 +159,16 @@ class DriverTest {
     }
   }
 
+  @Test void aStageThatCannotBeMadeFailsTheReadInsteadOfHangingIt() throws IOException {
+    BatchStage.Factory broken = () -> {
+      throw new IllegalStateException("Memory limit exceeded: would use 9 GiB");
+    };
+    try (Driver d = Driver.start(pool, 2, MorselSource.of(morsels(4, 2, 10, new AtomicInteger())), broken, -1, "t")) {
+      assertEquals("Memory limit exceeded: would use 9 GiB",
+          assertThrows(IllegalStateException.class, d::next).getMessage());
+    }
+  }
+
   @Test void theLimitCutsTheLastBatchAndStopsTheWorkers() throws IOException {
     AtomicInteger runs = new AtomicInteger();
     long rows = 0;

@@ -410,6 +410,23 @@ final class OrcStreamReader implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits until the streams {@link #fetchNext} asked for have arrived (or failed: the read that
+   * decodes them reports it), so that a prefetch that is done has the stripe's bytes in hand.
+   */
+  void awaitFetched() {
+    if (ahead == null) {
+      return;
+    }
+    for (FileRange r : ahead.ranges()) {
+      try {
+        r.getData().join();
+      } catch (RuntimeException e) {
+        return; // thrown again where the stripe is read
+      }
+    }
+  }
+
   /** Asks for stripe {@code s}'s streams of the columns read, in one vectored read. */
   private Fetch fetch(int s) throws IOException {
     StripeInformation info = stripes.get(s);

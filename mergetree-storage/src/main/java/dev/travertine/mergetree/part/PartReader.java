@@ -71,15 +71,16 @@ public final class PartReader implements AutoCloseable {
    * rows read.
    */
   /**
-   * For a prefetch: starts reading the first stripe's streams as stored, without decoding
-   * anything, and returns true; false when ORC's reader reads the part (a prefetch then reads its
-   * first batch).
+   * For a prefetch: reads the first stripe's streams as stored, without decoding anything, and
+   * returns true once they have arrived; false when ORC's reader reads the part (a prefetch then
+   * reads its first batch).
    */
   public boolean fetchAhead() throws IOException {
     if (own == null) {
       return false;
     }
     own.fetchNext();
+    own.awaitFetched(); // the prefetch is done when the bytes are here: the prefetch window measures that
     return true;
   }
 

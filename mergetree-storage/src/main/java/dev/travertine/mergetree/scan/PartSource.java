@@ -179,11 +179,16 @@ final class PartSource implements TaskSource {
       aheadSince = System.nanoTime(); // the fetch, not the wait for a thread of the pool
       try {
         PartReader r = openReader();
-        if (r.fetchAhead()) {
-          return new Opened(r, null, false); // our reader: the stripe's stored bytes, decoded by the scan's thread
+        try {
+          if (r.fetchAhead()) {
+            return new Opened(r, null, false); // our reader: the stripe's stored bytes, decoded by the scan's thread
+          }
+          VectorizedRowBatch b = c != null ? c.newBatch() : scan.newReadBatch(task.part().info().rows());
+          return r.next(b) ? new Opened(r, b, false) : new Opened(r, null, true);
+        } catch (IOException | RuntimeException e) {
+          r.close();
+          throw e;
         }
-        VectorizedRowBatch b = c != null ? c.newBatch() : scan.newReadBatch(task.part().info().rows());
-        return r.next(b) ? new Opened(r, b, false) : new Opened(r, null, true);
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
       }

@@ -164,8 +164,13 @@ public final class ParallelReplicasSource implements ScanSource {
       this.active = new AtomicInteger(1 + replicas.size());
       this.driver = Driver.start(ctx.scanPool(), receivers, this::received, stages, limit, "parallel replicas",
           () -> {
-            checkStalls();
-            cancelCheck.run();
+            try {
+              checkStalls();
+              cancelCheck.run();
+            } catch (RuntimeException e) {
+              fail(e); // the replicas' calls are cancelled at once, not when the query closes
+              throw e;
+            }
           });
       int inflight = 2 * receivers;
       for (ExchangeClient c : replicas) {
@@ -372,7 +377,10 @@ public final class ParallelReplicasSource implements ScanSource {
     private void fail(Throwable t) {
       if (stop.compareAndSet(false, true)) {
         cancelCalls("the query failed");
-        driver.fail(t);
+        Driver d = driver;
+        if (d != null) {
+          d.fail(t);
+        }
         for (int i = 0; i < receivers; i++) {
           inbox.add(END);
         }
