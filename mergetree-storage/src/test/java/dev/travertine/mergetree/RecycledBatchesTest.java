@@ -59,6 +59,11 @@ class RecycledBatchesTest {
   private record Seen(List<String> rows, int batches, int vectors) {}
 
   private static Seen scan(MergeTreeTable t, boolean consuming) throws IOException {
+    return scan(t, consuming, null);
+  }
+
+  private static Seen scan(MergeTreeTable t, boolean consuming, dev.travertine.vector.Predicate filter)
+      throws IOException {
     TableSchema schema = t.definition().schema();
     List<String> rows = Collections.synchronizedList(new ArrayList<>());
     Set<ColumnVector> vectors = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
@@ -80,7 +85,7 @@ class RecycledBatchesTest {
       sink.accept(b);
       return null;
     };
-    try (TableScanner s = TableScanner.open(t.snapshot(), new ScanRequest(ALL, null, -1, false, 2, 512, true,
+    try (TableScanner s = TableScanner.open(t.snapshot(), new ScanRequest(ALL, filter, -1, false, 2, 512, true,
         ReadSettings.DEFAULT, stages), t.context())) {
       while (s.next() != null) {
         // the stages saw every batch
@@ -107,6 +112,36 @@ class RecycledBatchesTest {
       assertEquals(fresh.batches(), fresh.vectors(), "a stage that may keep batches gets new vectors each time");
       assertTrue(recycled.vectors() <= 6, recycled.vectors() + " vectors for " + recycled.batches() + " batches");
       assertEquals(fresh.rows(), scan(t, true).rows());
+      // with a filter: the selections are recycled with the vectors
+      dev.travertine.vector.Predicate odd = new dev.travertine.vector.Predicate.Compare(1,
+          dev.travertine.vector.Predicate.Op.GT, 30_000L); // k > 3000, v not NULL
+      Seen freshFiltered = scan(t, false, odd);
+      Seen recycledFiltered = scan(t, true, odd);
+      long expected = java.util.stream.IntStream.range(3001, 15000).filter(k -> k % 7 != 0).count();
+      assertEquals(expected, freshFiltered.rows().size());
+      assertEquals(freshFiltered.rows(), recycledFiltered.rows());
+      // without a stage nothing is recycled: every batch keeps its own selection, also when held
+      List<Batch> held = new ArrayList<>();
+      try (TableScanner s = TableScanner.open(t.snapshot(), new ScanRequest(ALL, odd, -1, false, 2, 512, true,
+          ReadSettings.DEFAULT, null), t.context())) {
+        Batch b;
+        while ((b = s.next()) != null) {
+          held.add(b);
+        }
+      }
+      List<String> rows = new ArrayList<>();
+      TableSchema schema = t.definition().schema();
+      for (Batch b : held) {
+        for (int k = 0; k < b.size(); k++) {
+          StringBuilder row = new StringBuilder();
+          for (int c : ALL) {
+            row.append(Vectors.get(b.cols()[c], schema.column(c).type().kind(), b.sel()[k])).append('|');
+          }
+          rows.add(row.toString());
+        }
+      }
+      rows.sort(null);
+      assertEquals(freshFiltered.rows(), rows);
     }
   }
 }

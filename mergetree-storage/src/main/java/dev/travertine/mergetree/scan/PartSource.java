@@ -292,16 +292,38 @@ final class PartSource implements TaskSource {
       scan.rowsRead.addAndGet(f - filteredCounted);
       filteredCounted = f;
       scan.bytesRead.addAndGet(scan.bytesOf(batch.cols, batch.size)); // of the rows that passed: about
-      return new Batch(batch.cols, java.util.Arrays.copyOf(batch.selected, batch.size), batch.size);
+      int[] sel = selection(batch.size);
+      System.arraycopy(batch.selected, 0, sel, 0, batch.size);
+      lastSel = sel;
+      return new Batch(batch.cols, sel, batch.size);
     }
     scan.countRead(batch.cols, batch.size);
-    return scan.filtered(batch.cols, batch.size, mutations);
+    if (mutations.isEmpty() && scan.rowFilter() == null) {
+      return scan.filtered(batch.cols, batch.size, mutations); // every row: the shared identity selection
+    }
+    int[] sel = selection(batch.size);
+    Batch b = scan.filtered(batch.cols, batch.size, mutations, sel);
+    lastSel = b.sel() == sel ? sel : null;
+    return b;
+  }
+
+  /** The last batch's selection, or null; and one a consumer is done with, for the next batch ({@link #recycle}). */
+  private int[] lastSel;
+  private int[] spareSel;
+
+  /** An array for a selection of {@code n} rows: the one recycled when large enough, else a new one. */
+  private int[] selection(int n) {
+    int[] s = spareSel != null && spareSel.length >= n ? spareSel : new int[n];
+    spareSel = null;
+    return s;
   }
 
   @Override
   public synchronized void recycle() {
     spare = last;
     last = null;
+    spareSel = lastSel;
+    lastSel = null;
   }
 
   @Override

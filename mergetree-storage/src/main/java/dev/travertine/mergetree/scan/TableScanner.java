@@ -307,10 +307,14 @@ public final class TableScanner implements BatchIterator {
 
   /** Applies a part's pending mutations (if any), then the scan's filter. */
   Batch filtered(ColumnVector[] cols, int n, List<CompiledMutation> mutations) {
+    return filtered(cols, n, mutations, new int[n]);
+  }
+
+  /** As above, the selection written into {@code sel} (at least {@code n} long) unless every row is kept. */
+  Batch filtered(ColumnVector[] cols, int n, List<CompiledMutation> mutations, int[] sel) {
     if (mutations.isEmpty() && rowFilter == null) {
       return new Batch(cols, Batch.identity(n), n);
     }
-    int[] sel = new int[n];
     int m = Mutations.selectAll(mutations, cols, n, sel);
     if (rowFilter != null) {
       m = rowFilter.filter(cols, sel, m);
