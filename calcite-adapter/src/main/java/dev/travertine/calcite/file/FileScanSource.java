@@ -12,6 +12,7 @@ import dev.travertine.mergetree.settings.SessionSettings;
 import dev.travertine.mergetree.settings.Settings;
 import dev.travertine.vector.Batch;
 import dev.travertine.vector.BatchIterator;
+import dev.travertine.vector.BatchStage;
 import dev.travertine.vector.RowFilter;
 import dev.travertine.vector.TypeKind;
 import dev.travertine.vector.Vectors;
@@ -28,8 +29,8 @@ import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
  * Files as a vectorized fragment's scan: {@code max_threads} workers on the engine's scan pool take
  * read tasks — a Parquet row group, or a whole ORC or text file — read the projected columns into
  * vectors, run the fragment's per-worker stage (filter, expressions, partial aggregation) on each
- * batch where it was decoded, and hand the results on: the morsels of a {@link Driver}. COUNT(*) of Parquet and ORC files comes
- * from their footers (statistics), with nothing decoded.
+ * batch where it was decoded, and hand the results on: the morsels of a {@link Driver}. COUNT(*)
+ * of Parquet and ORC files comes from their footers (statistics), with nothing decoded.
  */
 public final class FileScanSource implements VectorizedRuntime.CountedSource {
   private final FileTable table;
@@ -49,7 +50,7 @@ public final class FileScanSource implements VectorizedRuntime.CountedSource {
   /** A read task: row group {@code group} of a Parquet file, or a whole file ({@code group} -1). */
   private record Task(FileInfo file, int group) {}
 
-  @Override public BatchIterator open(dev.travertine.vector.BatchStage.Factory stages, long limit, RowFilter prewhere) throws IOException {
+  @Override public BatchIterator open(BatchStage.Factory stages, long limit, RowFilter prewhere) throws IOException {
     List<Task> tasks = new ArrayList<>();
     boolean parquet = !table.format().isText() && table.format().binary() == FileLoad.Kind.PARQUET;
     for (FileInfo f : table.files()) {

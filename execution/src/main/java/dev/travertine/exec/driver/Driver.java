@@ -131,8 +131,8 @@ public final class Driver implements BatchIterator {
   private final class Worker implements Morsel.Sink {
     private final BatchStage stage;
     private final boolean consumes;
-    private final Map<String, Object> keptIds = new HashMap<>();
-    private final Map<String, AutoCloseable> kept = new HashMap<>();
+    /** By slot: what it holds, and what it was opened for. */
+    private final Map<String, Kept> kept = new HashMap<>();
 
     Worker(BatchStage stage) {
       this.stage = stage;
@@ -155,28 +155,26 @@ public final class Driver implements BatchIterator {
     }
 
     @Override public <T extends AutoCloseable> T keep(String slot, Object id, Morsel.Opener<T> open) throws Exception {
-      AutoCloseable old = kept.get(slot);
-      if (old != null && keptIds.get(slot) == id) {
+      Kept old = kept.get(slot);
+      if (old != null && old.id() == id) {
         @SuppressWarnings("unchecked")
-        T same = (T) old;
+        T same = (T) old.resource();
         return same;
       }
       if (old != null) {
         kept.remove(slot);
-        keptIds.remove(slot);
-        old.close();
+        old.resource().close();
       }
       T r = open.open();
-      kept.put(slot, r);
-      keptIds.put(slot, id);
+      kept.put(slot, new Kept(id, r));
       return r;
     }
 
     void closeKept() throws Exception {
       Exception first = null;
-      for (AutoCloseable c : kept.values()) {
+      for (Kept k : kept.values()) {
         try {
-          c.close();
+          k.resource().close();
         } catch (Exception e) {
           if (first == null) {
             first = e;
@@ -189,6 +187,9 @@ public final class Driver implements BatchIterator {
       }
     }
   }
+
+  /** A resource a worker keeps in a slot, and what it was opened for. */
+  private record Kept(Object id, AutoCloseable resource) {}
 
   /** Queues {@code o}; a batch is dropped once the driver stopped, an end or an error waits for room. */
   private void put(Object o) {

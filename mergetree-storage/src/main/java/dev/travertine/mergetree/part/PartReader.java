@@ -22,10 +22,10 @@ import org.apache.orc.TypeDescription;
  */
 public final class PartReader implements AutoCloseable {
   /**
-   * Whether scans read local parts with our own reader of ORC's streams where it can ({@link
-   * OrcStreamReader}: whole stripes of the common types, without a search argument; a PREWHERE is
-   * evaluated per batch). The system property {@code travertine.scan.ownOrcReader=false} turns it
-   * off (to compare the two).
+   * Whether scans read parts, local or remote, with our own reader of ORC's streams where it can
+   * ({@link OrcStreamReader}: stripes of the common types, every row or the granules a searched
+   * read keeps; a PREWHERE is evaluated per batch). The system property {@code
+   * travertine.scan.ownOrcReader=false} turns it off (to compare the two).
    */
   static final boolean OWN_READER = !"false".equals(System.getProperty("travertine.scan.ownOrcReader"));
 

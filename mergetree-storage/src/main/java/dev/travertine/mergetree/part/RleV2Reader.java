@@ -94,54 +94,30 @@ final class RleV2Reader implements OrcColumnReaders.LongValues {
    * many it holds; 0 (nothing moved) when it holds more.
    */
   private int skipRun(int max) {
-    if (pos >= end) {
-      throw new IllegalStateException("ORC integer stream ends before its values");
+    int values = runLength(); // checks that a run starts here
+    if (values > max) {
+      return 0;
     }
     int first = buf[pos] & 0xff;
-    int values;
     long bytes;
     switch (first >>> 6) {
-      case 0 -> {
-        values = (first & 7) + 3;
-        bytes = 1 + ((first >>> 3) & 7) + 1;
-      }
-      case 1 -> {
-        int width = decodeWidth((first >>> 1) & 0x1f);
-        values = ((first & 1) << 8 | (buf[pos + 1] & 0xff)) + 1;
-        bytes = 2 + (((long) values * width + 7) >>> 3);
-      }
+      case 0 -> bytes = 1 + ((first >>> 3) & 7) + 1;
+      case 1 -> bytes = 2 + (((long) values * decodeWidth((first >>> 1) & 0x1f) + 7) >>> 3);
       case 2 -> {
-        int width = decodeWidth((first >>> 1) & 0x1f);
-        values = ((first & 1) << 8 | (buf[pos + 1] & 0xff)) + 1;
         int third = buf[pos + 2] & 0xff;
         int fourth = buf[pos + 3] & 0xff;
         int patchBits = closestFixedBits(decodeWidth(third & 0x1f) + ((fourth >>> 5) & 7) + 1);
-        bytes = 4 + ((third >>> 5) & 7) + 1 + (((long) values * width + 7) >>> 3)
+        bytes = 4 + ((third >>> 5) & 7) + 1 + (((long) values * decodeWidth((first >>> 1) & 0x1f) + 7) >>> 3)
             + (((long) (fourth & 0x1f) * patchBits + 7) >>> 3);
       }
       default -> {
+        // two varints (the first value, the delta base), then the other values' deltas bit-packed
         int encoded = (first >>> 1) & 0x1f;
-        int rest = (first & 1) << 8 | (buf[pos + 1] & 0xff);
-        if (encoded != 0) {
-          rest = Math.max(rest, 1); // as delta() reads it
-        }
-        values = rest + 1;
-        if (values > max) {
-          return 0;
-        }
         pos += 2;
         readVarLong();
         readVarLong();
-        long packed = encoded == 0 ? 0 : (((long) (rest - 1) * decodeWidth(encoded) + 7) >>> 3);
-        if (pos + packed > end) {
-          throw new IllegalStateException("ORC integer stream: a run reads past the stream's end");
-        }
-        pos += (int) packed;
-        return values;
+        bytes = encoded == 0 ? 0 : (((long) (values - 2) * decodeWidth(encoded) + 7) >>> 3);
       }
-    }
-    if (values > max) {
-      return 0;
     }
     if (pos + bytes > end) {
       throw new IllegalStateException("ORC integer stream: a run reads past the stream's end");
