@@ -671,6 +671,15 @@ class OrcStreamReaderTest {
     // a byte run header without its value
     ByteRleReader bytes = new ByteRleReader(new byte[] {5, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1);
     assertThrows(IllegalStateException.class, bytes::next);
+    // passing over rows checks the same bounds: a whole run, part of one, past the end
+    assertThrows(IllegalStateException.class, () -> new RleV2Reader(direct, 0, 6, false).skip(10));
+    assertThrows(IllegalStateException.class, () -> new RleV2Reader(direct, 0, 6, false).skip(3));
+    assertThrows(IllegalStateException.class, () -> new RleV2Reader(new byte[8], 0, 0, true).skip(1));
+    assertThrows(IllegalStateException.class, () -> new ByteRleReader(new byte[] {5, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1)
+        .skip(2));
+    // a literal run of 4 bytes with 2 present
+    assertThrows(IllegalStateException.class, () -> new ByteRleReader(new byte[] {-4, 1, 2, 0, 0, 0, 0, 0, 0}, 0, 3)
+        .skipBits(20));
   }
 
   @Test
