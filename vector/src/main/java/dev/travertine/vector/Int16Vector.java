@@ -2,11 +2,15 @@ package dev.travertine.vector;
 
 /** SMALLINT values, two bytes each (see {@link IntegerVector}). */
 public final class Int16Vector extends IntegerVector {
-  /** The values; read them, never write them. */
+  /** The values; read them, never write them (only the decoder that made the vector fills them: {@link #decoding}). */
   public final short[] values;
 
   private Int16Vector(short[] values, int length) {
-    super(length, TypeKind.SMALLINT);
+    this(values, length, false);
+  }
+
+  Int16Vector(short[] values, int length, boolean refillable) {
+    super(length, TypeKind.SMALLINT, refillable);
     this.values = values;
   }
 

@@ -2,11 +2,15 @@ package dev.travertine.vector;
 
 /** INTEGER values and DATEs (days since 1970-01-01), four bytes each (see {@link IntegerVector}). */
 public final class Int32Vector extends IntegerVector {
-  /** The values; read them, never write them. */
+  /** The values; read them, never write them (only the decoder that made the vector fills them: {@link #decoding}). */
   public final int[] values;
 
   private Int32Vector(int[] values, int length, TypeKind kind) {
-    super(length, kind);
+    this(values, length, kind, false);
+  }
+
+  Int32Vector(int[] values, int length, TypeKind kind, boolean refillable) {
+    super(length, kind, refillable);
     this.values = values;
   }
 

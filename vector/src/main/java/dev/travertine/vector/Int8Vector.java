@@ -2,11 +2,15 @@ package dev.travertine.vector;
 
 /** BOOLEAN (0/1) and TINYINT values, one byte each (see {@link IntegerVector}). */
 public final class Int8Vector extends IntegerVector {
-  /** The values; read them, never write them. */
+  /** The values; read them, never write them (only the decoder that made the vector fills them: {@link #decoding}). */
   public final byte[] values;
 
   private Int8Vector(byte[] values, int length, TypeKind kind) {
-    super(length, kind);
+    this(values, length, kind, false);
+  }
+
+  Int8Vector(byte[] values, int length, TypeKind kind, boolean refillable) {
+    super(length, kind, refillable);
     this.values = values;
   }
 

@@ -19,10 +19,40 @@ import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
  */
 public abstract sealed class IntegerVector extends CompactVector permits Int8Vector, Int16Vector, Int32Vector {
   private final TypeKind kind;
+  /** Made by {@link #decoding}: its arrays are the decoder's to fill again once the batch comes back. */
+  private final boolean refillable;
 
-  IntegerVector(int length, TypeKind kind) {
+  IntegerVector(int length, TypeKind kind, boolean refillable) {
     super(Type.LONG, length);
     this.kind = kind;
+    this.refillable = refillable;
+  }
+
+  /**
+   * A vector of {@code n} values of {@code kind} (null when {@code kind} has none narrower than 8
+   * bytes) for a decoder to fill: it writes the subclass's array, the null flags ({@code isNull},
+   * an array of the vector's own, and {@code noNulls}) and {@code isRepeating}, then hands the
+   * vector on and writes it no more. Over the arrays of {@code previous} when that is one this
+   * method made, of the same kind and with room for {@code n} values: the decoder's own vector of an
+   * earlier batch, back in its hands (a batch is handed back only when no one reads it any more).
+   * Otherwise over new arrays with room for {@code capacity} values.
+   */
+  public static IntegerVector decoding(TypeKind kind, int n, int capacity, ColumnVector previous) {
+    IntegerVector prev = previous instanceof IntegerVector p && p.refillable && p.kind == kind ? p : null;
+    int cap = Math.max(Math.max(n, capacity), 1);
+    IntegerVector r = switch (kind) {
+      case BOOLEAN, TINYINT -> new Int8Vector(prev instanceof Int8Vector p && p.values.length >= n ? p.values
+          : new byte[cap], n, kind, true);
+      case SMALLINT -> new Int16Vector(prev instanceof Int16Vector p && p.values.length >= n ? p.values
+          : new short[cap], n, true);
+      case INTEGER, DATE -> new Int32Vector(prev instanceof Int32Vector p && p.values.length >= n ? p.values
+          : new int[cap], n, kind, true);
+      default -> null;
+    };
+    if (r != null) {
+      r.isNull = prev != null && prev.isNull.length >= n ? prev.isNull : new boolean[cap];
+    }
+    return r;
   }
 
   /**

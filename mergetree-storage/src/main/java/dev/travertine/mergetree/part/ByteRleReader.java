@@ -96,6 +96,25 @@ final class ByteRleReader {
     }
   }
 
+  /** The next {@code n} bytes into {@code out[off ..)}. */
+  void read(byte[] out, int off, int n) {
+    while (n > 0) {
+      if (left == 0) {
+        startRun();
+      }
+      int k = Math.min(n, left);
+      if (repeat) {
+        java.util.Arrays.fill(out, off, off + k, value);
+      } else {
+        System.arraycopy(buf, pos, out, off, k);
+        pos += k;
+      }
+      left -= k;
+      off += k;
+      n -= k;
+    }
+  }
+
   /** The next boolean of a bit stream. */
   boolean nextBit() {
     if (bitsLeft == 0) {
@@ -118,6 +137,13 @@ final class ByteRleReader {
       present += p ? 1 : 0;
     }
     return present;
+  }
+
+  /** The next {@code n} booleans of a BOOLEAN column's DATA stream as 1 / 0 into {@code out[off ..)}. */
+  void readBits(byte[] out, int off, int n) {
+    for (int i = 0; i < n; i++) {
+      out[off + i] = (byte) (nextBit() ? 1 : 0);
+    }
   }
 
   /** The next {@code n} booleans of a BOOLEAN column's DATA stream as 1 / 0 into {@code out[off ..)}. */

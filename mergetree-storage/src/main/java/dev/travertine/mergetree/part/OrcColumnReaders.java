@@ -4,6 +4,11 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import dev.travertine.vector.Int16Vector;
+import dev.travertine.vector.Int32Vector;
+import dev.travertine.vector.Int8Vector;
+import dev.travertine.vector.IntegerVector;
+import dev.travertine.vector.TypeKind;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
@@ -27,15 +32,21 @@ final class OrcColumnReaders {
     static final Stream EMPTY = new Stream(new byte[OrcStreamReader.PADDING], 0);
   }
 
-  /** The decoder of a column of type {@code t} over its streams of one stripe (by stream kind). */
+  /**
+   * The decoder of a column of type {@code t} over its streams of one stripe (by stream kind).
+   * {@code narrow}: integers of fewer than 8 bytes (BOOLEAN, TINYINT, SMALLINT, INTEGER, DATE) come
+   * as our {@link IntegerVector}s at their width, in place of Hive's vector.
+   */
   static Column column(TypeDescription t, OrcProto.ColumnEncoding encoding, Stream[] streams,
-      boolean dictionaryStrings) {
+      boolean dictionaryStrings, boolean narrow) {
     Stream present = streams[OrcProto.Stream.Kind.PRESENT.ordinal()];
     Stream data = orEmpty(streams[OrcProto.Stream.Kind.DATA.ordinal()]);
     ByteRleReader nulls = present == null ? null : new ByteRleReader(present.bytes(), 0, present.length());
     return switch (t.getCategory()) {
-      case BOOLEAN -> new IntegerColumn(nulls, bytes(new ByteRleReader(data.bytes(), 0, data.length()), true));
-      case BYTE -> new IntegerColumn(nulls, bytes(new ByteRleReader(data.bytes(), 0, data.length()), false));
+      case BOOLEAN -> new IntegerColumn(nulls, bytes(new ByteRleReader(data.bytes(), 0, data.length()), true),
+          narrow ? TypeKind.BOOLEAN : null);
+      case BYTE -> new IntegerColumn(nulls, bytes(new ByteRleReader(data.bytes(), 0, data.length()), false),
+          narrow ? TypeKind.TINYINT : null);
       case FLOAT, DOUBLE -> new DoubleColumn(nulls, data, t.getCategory() == TypeDescription.Category.FLOAT);
       case STRING -> {
         Stream lengths = orEmpty(streams[OrcProto.Stream.Kind.LENGTH.ordinal()]);
@@ -47,7 +58,13 @@ final class OrcColumnReaders {
         }
         yield new DirectStringColumn(nulls, data, lengthReader);
       }
-      default -> new IntegerColumn(nulls, new RleV2Reader(data.bytes(), 0, data.length(), true));
+      default -> new IntegerColumn(nulls, new RleV2Reader(data.bytes(), 0, data.length(), true),
+          !narrow ? null : switch (t.getCategory()) {
+            case SHORT -> TypeKind.SMALLINT;
+            case INT -> TypeKind.INTEGER;
+            case DATE -> TypeKind.DATE;
+            default -> null; // LONG: BIGINT, and scaled DECIMALs
+          });
     };
   }
 
@@ -93,6 +110,15 @@ final class OrcColumnReaders {
     /** Decodes the next {@code n} rows into {@code v}; returns the vector holding them ({@code v}, or one of ours). */
     abstract ColumnVector read(ColumnVector v, int n);
 
+    /**
+     * Whether rows come in our narrow vectors ({@link IntegerVector}), made by {@link #read} over the
+     * arrays of the vector it is given when that is its own of an earlier batch, never written into
+     * Hive's vector it is given.
+     */
+    boolean narrow() {
+      return false;
+    }
+
     /** Passes over the next {@code n} rows, decoding no more than it must (run headers, string lengths). */
     abstract void skip(int n);
 
@@ -110,10 +136,19 @@ final class OrcColumnReaders {
     }
   }
 
-  /** A decoder of a stream's values into longs. */
+  /** A decoder of a stream's values into longs, or narrower integers that hold them. */
   interface LongValues {
     /** The next {@code n} values into {@code out[off ..)}. */
     void read(long[] out, int off, int n);
+
+    /** The next {@code n} values, each narrowed to an int, into {@code out[off ..)}. */
+    void readInts(int[] out, int off, int n);
+
+    /** The next {@code n} values, each narrowed to a short, into {@code out[off ..)}. */
+    void readShorts(short[] out, int off, int n);
+
+    /** The next {@code n} values, each narrowed to a byte, into {@code out[off ..)}. */
+    void readBytes(byte[] out, int off, int n);
 
     /** Passes over the next {@code n} values. */
     void skip(int n);
@@ -130,6 +165,22 @@ final class OrcColumnReaders {
         }
       }
 
+      @Override public void readBytes(byte[] out, int off, int n) {
+        if (bits) {
+          r.readBits(out, off, n);
+        } else {
+          r.read(out, off, n);
+        }
+      }
+
+      @Override public void readInts(int[] out, int off, int n) {
+        throw new UnsupportedOperationException("a byte stream is read as bytes");
+      }
+
+      @Override public void readShorts(short[] out, int off, int n) {
+        throw new UnsupportedOperationException("a byte stream is read as bytes");
+      }
+
       @Override public void skip(int n) {
         if (bits) {
           r.skipBits(n);
@@ -142,18 +193,30 @@ final class OrcColumnReaders {
 
   /**
    * Integers, DATE and scaled DECIMAL (run-length encoding v2), TINYINT (byte run-length
-   * encoding) and BOOLEAN (bits): all into a {@link LongColumnVector}, NULL slots holding 1.
+   * encoding) and BOOLEAN (bits): into a {@link LongColumnVector}, or, with a {@code narrow} kind,
+   * into our {@link IntegerVector} of that kind; NULL slots hold 1.
    */
   private static final class IntegerColumn extends Column {
     private final LongValues data;
+    /** The kind of our narrow vectors this column comes in; null: Hive's vectors. */
+    private final TypeKind narrow;
 
-    IntegerColumn(ByteRleReader present, LongValues data) {
+    IntegerColumn(ByteRleReader present, LongValues data, TypeKind narrow) {
       super(present);
       this.data = data;
+      this.narrow = narrow;
+    }
+
+    @Override
+    boolean narrow() {
+      return narrow != null;
     }
 
     @Override
     ColumnVector read(ColumnVector v, int n) {
+      if (narrow != null) {
+        return readNarrow(v, n);
+      }
       int k = nulls(v, n);
       long[] x = ((LongColumnVector) v).vector;
       data.read(x, 0, k);
@@ -170,6 +233,58 @@ final class OrcColumnReaders {
         v.isRepeating = i == n;
       }
       return v;
+    }
+
+    /**
+     * The next {@code n} rows as our vector, decoded straight into its array at the column's width:
+     * over the arrays of {@code previous} when that is this decoder's vector of an earlier batch (see
+     * {@link IntegerVector#decoding}).
+     */
+    private IntegerVector readNarrow(ColumnVector previous, int n) {
+      // room for as many rows as the batch holds (Hive's vector given has as many flags)
+      IntegerVector out = IntegerVector.decoding(narrow, n, previous == null ? n : previous.isNull.length, previous);
+      int k = nulls(out, n);
+      boolean[] isNull = out.isNull;
+      boolean repeating;
+      if (out instanceof Int8Vector b) {
+        byte[] x = b.values;
+        data.readBytes(x, 0, k);
+        int j = k - 1;
+        for (int i = n - 1; k < n && i >= 0; i--) {
+          x[i] = isNull[i] ? 1 : x[j--];
+        }
+        int i = 1;
+        while (k == n && i < n && x[i] == x[0]) {
+          i++;
+        }
+        repeating = k == n && n > 1 && i == n;
+      } else if (out instanceof Int16Vector s) {
+        short[] x = s.values;
+        data.readShorts(x, 0, k);
+        int j = k - 1;
+        for (int i = n - 1; k < n && i >= 0; i--) {
+          x[i] = isNull[i] ? 1 : x[j--];
+        }
+        int i = 1;
+        while (k == n && i < n && x[i] == x[0]) {
+          i++;
+        }
+        repeating = k == n && n > 1 && i == n;
+      } else {
+        int[] x = ((Int32Vector) out).values;
+        data.readInts(x, 0, k);
+        int j = k - 1;
+        for (int i = n - 1; k < n && i >= 0; i--) {
+          x[i] = isNull[i] ? 1 : x[j--];
+        }
+        int i = 1;
+        while (k == n && i < n && x[i] == x[0]) {
+          i++;
+        }
+        repeating = k == n && n > 1 && i == n;
+      }
+      out.isRepeating = repeating; // every slot still holds the value
+      return out;
     }
 
     @Override

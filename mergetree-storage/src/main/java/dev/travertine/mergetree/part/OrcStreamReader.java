@@ -57,6 +57,8 @@ final class OrcStreamReader implements AutoCloseable {
   private final BytesColumnVector[] displaced;
   /** Whether strings of a dictionary come as {@link dev.travertine.vector.DictionaryVector}s. */
   private boolean dictionaryStrings;
+  /** Whether integers narrower than 8 bytes come as our {@link dev.travertine.vector.IntegerVector}s. */
+  private boolean narrowIntegers;
   private int stripe = -1;
   private long rowsLeft;
   /** The rows of every stripe of the file, and per stripe read, its place among them. */
@@ -90,6 +92,16 @@ final class OrcStreamReader implements AutoCloseable {
    */
   void dictionaryStrings(boolean on) {
     this.dictionaryStrings = on;
+  }
+
+  /**
+   * Hands BOOLEAN, TINYINT, SMALLINT, INTEGER and DATE columns out as our {@link
+   * dev.travertine.vector.IntegerVector}s, decoded straight into arrays of their width, in place of
+   * Hive's 8-byte vectors: for callers that take our vectors and give batches back only when no one
+   * reads them any more (the vectors' arrays are filled again, as Hive's are).
+   */
+  void narrowIntegers(boolean on) {
+    this.narrowIntegers = on;
   }
 
   /** The footers of the stripes read (tests look at their encodings). */
@@ -364,7 +376,8 @@ final class OrcStreamReader implements AutoCloseable {
 
   /**
    * Decodes the next {@code n} rows of column entry {@code i} into the batch: into its vector, or
-   * as a vector of ours put in its place (strings of a dictionary, {@link #dictionaryStrings});
+   * as a vector of ours put in its place (strings of a dictionary, {@link #dictionaryStrings};
+   * narrow integers, {@link #narrowIntegers});
    * passed over when the batch holds none for the column.
    */
   private void readColumn(VectorizedRowBatch batch, int i, int n) {
@@ -372,6 +385,10 @@ final class OrcStreamReader implements AutoCloseable {
     ColumnVector given = batch.cols[f];
     if (given == null) {
       columns[i].skip(n); // the batch holds no vector for it
+      return;
+    }
+    if (columns[i].narrow()) {
+      batch.cols[f] = columns[i].read(given, n); // ours, over the arrays of ours the batch holds, if any
       return;
     }
     ColumnVector v = given;
@@ -470,7 +487,8 @@ final class OrcStreamReader implements AutoCloseable {
       data[entry(st.getColumn())][st.getKind().ordinal()] = decompress(raw);
     }
     for (int i = 0; i < types.length; i++) {
-      columns[i] = OrcColumnReaders.column(types[i], footer.getColumns(types[i].getId()), data[i], dictionaryStrings);
+      columns[i] = OrcColumnReaders.column(types[i], footer.getColumns(types[i].getId()), data[i], dictionaryStrings,
+          narrowIntegers);
     }
     rowsLeft = info.getNumberOfRows();
   }

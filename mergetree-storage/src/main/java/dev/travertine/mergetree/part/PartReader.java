@@ -115,16 +115,15 @@ public final class PartReader implements AutoCloseable {
   public static PartReader open(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
       String[] sargColumns, long offset, long length, FileIOFileSystem.ReadOptions read, RowFilter rowFilter)
       throws IOException {
-    return open(part, schema, include, sarg, sargColumns, offset, length, read, rowFilter, false, false, null);
+    return open(part, schema, include, sarg, sargColumns, offset, length, read, rowFilter, VectorForms.HIVE, false, null);
   }
 
   /**
    * As above, for a scan: our reader of ORC's streams ({@link OrcStreamReader}) reads the part
    * where it can, local or remote (a prefetch of a remote part reads its streams as stored, {@link
    * #fetchAhead}; merges, mutations and CHECK keep ORC's reader, which holds a chunk at a time
-   * where ours holds the stripe's streams decompressed). {@code dictionaryStrings}: the caller takes our
-   * vectors, so that strings of a stripe's dictionary may come as {@link
-   * dev.travertine.vector.DictionaryVector}s ({@link OrcStreamReader#dictionaryStrings}).
+   * where ours holds the stripe's streams decompressed). {@code vectors}: which of our vectors the
+   * caller takes in place of Hive's (where our reader reads the part).
    * {@code granules} (null: all) are the part's granules the scan reads, those {@code sarg} was
    * built to find: our reader reads only their rows and passes over the others, when they are at
    * least {@link #OWN_READER_GRANULES} of the part's; else ORC's reader skips row groups by {@code
@@ -132,9 +131,26 @@ public final class PartReader implements AutoCloseable {
    */
   public static PartReader open(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
       String[] sargColumns, long offset, long length, FileIOFileSystem.ReadOptions read, RowFilter rowFilter,
-      boolean dictionaryStrings, boolean[] granules) throws IOException {
-    return open(part, schema, include, sarg, sargColumns, offset, length, read, rowFilter, dictionaryStrings,
-        OWN_READER, granules);
+      VectorForms vectors, boolean[] granules) throws IOException {
+    return open(part, schema, include, sarg, sargColumns, offset, length, read, rowFilter, vectors, OWN_READER,
+        granules);
+  }
+
+  /** Which of our vectors a caller takes in place of Hive's. */
+  public enum VectorForms {
+    /** Hive's vectors only. */
+    HIVE,
+    /**
+     * Strings of a stripe's dictionary as {@link dev.travertine.vector.DictionaryVector}s ({@link
+     * OrcStreamReader#dictionaryStrings}): made for each batch, so a caller may keep them.
+     */
+    DICTIONARY_STRINGS,
+    /**
+     * Those, and integers narrower than 8 bytes as {@link dev.travertine.vector.IntegerVector}s
+     * ({@link OrcStreamReader#narrowIntegers}), whose arrays are filled again when their batch is
+     * given back: for a caller that keeps no vector of a batch it gives back.
+     */
+    NARROW
   }
 
   /** The least share of a part's granules a searched read must take for our reader to read it. */
@@ -143,13 +159,13 @@ public final class PartReader implements AutoCloseable {
   /** As above; {@code ownReader}: whether {@link OrcStreamReader} may read the part. */
   static PartReader open(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
       String[] sargColumns, long offset, long length, FileIOFileSystem.ReadOptions read, RowFilter rowFilter,
-      boolean dictionaryStrings, boolean ownReader, boolean[] granules) throws IOException {
+      VectorForms vectors, boolean ownReader, boolean[] granules) throws IOException {
     if (read == null) {
-      return doOpen(part, schema, include, sarg, sargColumns, offset, length, rowFilter, dictionaryStrings, ownReader,
+      return doOpen(part, schema, include, sarg, sargColumns, offset, length, rowFilter, vectors, ownReader,
           granules);
     }
     return FileIOFileSystem.withReadOptions(read, () -> doOpen(part, schema, include, sarg, sargColumns, offset,
-        length, rowFilter, dictionaryStrings, ownReader, granules));
+        length, rowFilter, vectors, ownReader, granules));
   }
 
   /** Whether our reader takes a read of these granules (null: all) that {@code sarg} (null: none) searches. */
@@ -168,7 +184,7 @@ public final class PartReader implements AutoCloseable {
   }
 
   private static PartReader doOpen(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
-      String[] sargColumns, long offset, long length, RowFilter rowFilter, boolean dictionaryStrings,
+      String[] sargColumns, long offset, long length, RowFilter rowFilter, VectorForms vectors,
       boolean ownReader, boolean[] granules) throws IOException {
     ColumnMapping mapping = part.mapping(schema);
     Reader reader = part.openReader();
@@ -179,7 +195,8 @@ public final class PartReader implements AutoCloseable {
           try {
             long[] filtered = rowFilter == null ? null : new long[1];
             if (rowFilter == null || own.filterRows(rowFilter, filtered)) {
-              own.dictionaryStrings(dictionaryStrings);
+              own.dictionaryStrings(vectors != VectorForms.HIVE);
+              own.narrowIntegers(vectors == VectorForms.NARROW);
               if (granules != null) {
                 own.granules(granules, part.index().granularity());
               }

@@ -54,21 +54,108 @@ final class RleV2Reader implements OrcColumnReaders.LongValues {
     }
   }
 
-  /** The next {@code n} values into {@code out[off .. off + n)}, each narrowed to an int (ids, lengths). */
-  void readInts(int[] out, int off, int n) {
+  /**
+   * The next {@code n} values into {@code out[off .. off + n)}, each narrowed to an int (ids,
+   * lengths, INTEGER and DATE values: the caller knows they fit).
+   */
+  @Override
+  public void readInts(int[] out, int off, int n) {
     while (n > 0) {
       if (used == count) {
+        int k = constantRun(n);
+        if (k > 0) {
+          java.util.Arrays.fill(out, off, off + k, (int) constant);
+          off += k;
+          n -= k;
+          continue;
+        }
         readRun();
       }
       int k = Math.min(n, count - used);
       long[] lit = literals;
+      int u = used;
       for (int i = 0; i < k; i++) {
-        out[off + i] = (int) lit[used + i];
+        out[off + i] = (int) lit[u + i];
       }
       used += k;
       off += k;
       n -= k;
     }
+  }
+
+  /** The next {@code n} values into {@code out[off .. off + n)}, each narrowed to a short (SMALLINT values). */
+  @Override
+  public void readShorts(short[] out, int off, int n) {
+    while (n > 0) {
+      if (used == count) {
+        int k = constantRun(n);
+        if (k > 0) {
+          java.util.Arrays.fill(out, off, off + k, (short) constant);
+          off += k;
+          n -= k;
+          continue;
+        }
+        readRun();
+      }
+      int k = Math.min(n, count - used);
+      long[] lit = literals;
+      int u = used;
+      for (int i = 0; i < k; i++) {
+        out[off + i] = (short) lit[u + i];
+      }
+      used += k;
+      off += k;
+      n -= k;
+    }
+  }
+
+  /** Not for this encoding: TINYINT and BOOLEAN columns are byte streams ({@link ByteRleReader}). */
+  @Override
+  public void readBytes(byte[] out, int off, int n) {
+    throw new UnsupportedOperationException("an RLE v2 stream is read as shorts, ints or longs");
+  }
+
+  /** The value of the run {@link #constantRun} last moved past. */
+  private long constant;
+
+  /**
+   * Moves past the run at {@code pos} when it is one value repeated (a short repeat, or a delta
+   * run of delta 0) and holds at most {@code max} values, and returns how many it holds, its value
+   * in {@link #constant}; 0 (nothing moved) otherwise. Lets narrow reads fill such a run straight
+   * into place.
+   */
+  private int constantRun(int max) {
+    int values = runLength(); // checks that a run starts here
+    if (values > max) {
+      return 0;
+    }
+    int first = buf[pos] & 0xff;
+    if (first >>> 6 == 0) {
+      int width = ((first >>> 3) & 7) + 1;
+      if (pos + 1 + width > end) {
+        throw new IllegalStateException("ORC integer stream: a run reads past the stream's end");
+      }
+      long v = 0;
+      for (int i = 1; i <= width; i++) {
+        v = v << 8 | (buf[pos + i] & 0xff);
+      }
+      constant = zigzag(v);
+      pos += 1 + width;
+      return values;
+    }
+    if (first >>> 6 != 3 || ((first >>> 1) & 0x1f) != 0) {
+      return 0;
+    }
+    int at = pos;
+    pos += 2;
+    long v = readVarLong();
+    long d = readVarLong(); // zigzag-encoded: 0 is a delta of 0
+    if (d != 0) {
+      pos = at;
+      return 0;
+    }
+    constant = zigzag(v);
+    return values;
   }
 
   /** Passes over the next {@code n} values: runs that end within them by their headers alone, without decoding. */

@@ -128,6 +128,15 @@ final class PartSource implements TaskSource {
         + ": " + e.getMessage(), e);
   }
 
+  /**
+   * Whether parts are decoded into narrow integer vectors where the consumer takes them: on unless
+   * the system property {@code travertine.scan.narrowDecode} is {@code false} (a benchmark's
+   * baseline; read at each part's open, so that one JVM can run both).
+   */
+  static boolean narrowDecoding() {
+    return !"false".equals(System.getProperty("travertine.scan.narrowDecode"));
+  }
+
   private PartReader openReader() throws IOException {
     PartRef p = task.part();
     long offset = 0;
@@ -142,13 +151,17 @@ final class PartSource implements TaskSource {
     // PREWHERE only for a task that neither fills the cache (it must read every row) nor applies
     // pending mutations (they look at every row).
     RowFilter prewhere = c == null && mutations.isEmpty() ? scan.prewhere() : null;
-    // Strings of a stripe's dictionary as our dictionary vectors: for consumers that take our vectors,
-    // unless a PREWHERE or pending mutations read the batch first (they read Hive's vectors).
-    boolean dictionaryStrings = r.narrowIntegers() && prewhere == null && mutations.isEmpty();
+    // Our vectors for consumers that take them, unless a PREWHERE or pending mutations read the batch
+    // first (they read Hive's vectors): strings of a stripe's dictionary as dictionary vectors; and
+    // narrow integers, unless the batch fills the decoded-column cache (which keeps its vectors, where
+    // the reader fills its narrow ones again).
+    PartReader.VectorForms vectors = !r.narrowIntegers() || prewhere != null || !mutations.isEmpty()
+        ? PartReader.VectorForms.HIVE
+        : c == null && narrowDecoding() ? PartReader.VectorForms.NARROW : PartReader.VectorForms.DICTIONARY_STRINGS;
     return PartReader.open(p, scan.schema, c != null ? c.readInclude() : scan.include,
         task.granules() != null && c == null ? scan.sarg : null, scan.columnNames, offset, length,
         new dev.travertine.io.hadoop.FileIOFileSystem.ReadOptions(r.coalesceDistance(), r.coalesceMaxBytes(),
-            r.maxRequestBytes(), r.cache()), prewhere, dictionaryStrings, c == null ? task.granules() : null);
+            r.maxRequestBytes(), r.cache()), prewhere, vectors, c == null ? task.granules() : null);
   }
 
   /** The rows the reader filtered so far (counted as read). */

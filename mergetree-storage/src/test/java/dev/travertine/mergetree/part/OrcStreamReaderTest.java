@@ -146,12 +146,13 @@ class OrcStreamReaderTest {
   /** Reads the file both ways with batches of {@code batchSize} rows and compares them batch by batch. */
   private static void compare(Path file, boolean[] include, long offset, long length, int batchSize, String what)
       throws Exception {
-    compare(file, include, offset, length, batchSize, false, what);
-    compare(file, include, offset, length, batchSize, true, what + ", dictionary vectors");
+    compare(file, include, offset, length, batchSize, false, false, what);
+    compare(file, include, offset, length, batchSize, true, false, what + ", dictionary vectors");
+    compare(file, include, offset, length, batchSize, true, true, what + ", dictionary and narrow vectors");
   }
 
   private static void compare(Path file, boolean[] include, long offset, long length, int batchSize,
-      boolean dictionaryStrings, String what) throws Exception {
+      boolean dictionaryStrings, boolean narrow, String what) throws Exception {
     try (Reader r = reader(file)) {
       Reader.Options o = r.options();
       if (include != null) {
@@ -164,6 +165,7 @@ class OrcStreamReaderTest {
       try (RecordReader theirs = r.rows(o); OrcStreamReader ours = ours(file, r, include, offset, length)) {
         assertNotNull(ours, what + ": our reader declined");
         ours.dictionaryStrings(dictionaryStrings);
+        ours.narrowIntegers(narrow);
         VectorizedRowBatch expected = SCHEMA.createRowBatch(batchSize);
         VectorizedRowBatch actual = SCHEMA.createRowBatch(batchSize);
         int batch = 0;
@@ -178,6 +180,8 @@ class OrcStreamReaderTest {
           for (int c = 0; c < SCHEMA.getChildren().size(); c++) {
             if (include == null || include[c + 1]) {
               assertColumn(expected.cols[c], actual.cols[c], expected.size, what + ": batch " + batch + " column " + c);
+              assertEquals(narrow && NARROW_COLUMNS.contains(c),
+                  actual.cols[c] instanceof dev.travertine.vector.IntegerVector, what + ": column " + c + " narrow");
             }
           }
           rows += actual.size;
@@ -195,7 +199,7 @@ class OrcStreamReaderTest {
   }
 
   private static void assertColumn(ColumnVector e, ColumnVector a, int n, String what) {
-    if (a instanceof LongColumnVector && e.noNulls && n > 1) {
+    if ((a instanceof LongColumnVector || a instanceof dev.travertine.vector.IntegerVector) && e.noNulls && n > 1) {
       assertEquals(e.isRepeating, a.isRepeating, what + ": one value throughout, as ORC's reader marks it");
     }
     for (int i = 0; i < n; i++) {
@@ -206,7 +210,9 @@ class OrcStreamReaderTest {
       if (nullE) {
         continue;
       }
-      if (e instanceof LongColumnVector le) {
+      if (a instanceof dev.travertine.vector.IntegerVector iv) {
+        assertEquals(((LongColumnVector) e).vector[ie], iv.get(i), what + " row " + i + " (narrow)");
+      } else if (e instanceof LongColumnVector le) {
         assertEquals(le.vector[ie], ((LongColumnVector) a).vector[i], what + " row " + i);
       } else if (e instanceof DoubleColumnVector de) {
         assertEquals(Double.doubleToRawLongBits(de.vector[ie]),
@@ -480,6 +486,44 @@ class OrcStreamReaderTest {
     }
   }
 
+  /** The columns of {@link #SCHEMA} that come as our narrow vectors (boolean, tinyint, smallint, int, date). */
+  private static final java.util.Set<Integer> NARROW_COLUMNS = java.util.Set.of(0, 1, 2, 3, 6);
+
+  /**
+   * Narrow vectors are filled again only when their batch comes back to the reader: a batch handed
+   * back gets its arrays refilled, a fresh batch gets new ones, and a vector kept from an earlier
+   * batch keeps its values.
+   */
+  @Test
+  void narrowVectorsAreRefilledOnlyWhenTheirBatchComesBack() throws Exception {
+    Path file = write("narrow", CompressionKind.LZ4, 0.8, 12);
+    try (Reader r = reader(file); OrcStreamReader ours = ours(file, r, null, 0, -1); RecordReader theirs = r.rows()) {
+      ours.dictionaryStrings(true);
+      ours.narrowIntegers(true);
+      VectorizedRowBatch expected = SCHEMA.createRowBatch(1000);
+      VectorizedRowBatch first = SCHEMA.createRowBatch(1000);
+      assertTrue(ours.next(first));
+      assertTrue(theirs.nextBatch(expected));
+      dev.travertine.vector.Int16Vector kept = (dev.travertine.vector.Int16Vector) first.cols[2];
+      short[] keptValues = Arrays.copyOf(kept.values, first.size);
+      boolean[] keptNulls = Arrays.copyOf(kept.isNull, first.size);
+      VectorizedRowBatch fresh = SCHEMA.createRowBatch(1000);
+      assertTrue(ours.next(fresh));
+      assertTrue(theirs.nextBatch(expected));
+      assertColumn(expected.cols[2], fresh.cols[2], expected.size, "a fresh batch");
+      assertTrue(((dev.travertine.vector.Int16Vector) fresh.cols[2]).values != kept.values, "new arrays");
+      assertArrayEquals(keptValues, Arrays.copyOf(kept.values, first.size), "the kept vector's values");
+      assertArrayEquals(keptNulls, Arrays.copyOf(kept.isNull, first.size), "the kept vector's NULLs");
+      assertTrue(ours.next(first)); // the first batch handed back
+      assertTrue(theirs.nextBatch(expected));
+      for (int c : NARROW_COLUMNS) {
+        assertColumn(expected.cols[c], first.cols[c], expected.size, "a batch handed back, column " + c);
+      }
+      assertTrue(((dev.travertine.vector.Int16Vector) first.cols[2]).values == kept.values, "its arrays refilled");
+      assertTrue(first.cols[2] != kept, "in a vector of its own");
+    }
+  }
+
   @Test
   void stringsWithoutDictionariesAndLargeBatches() throws Exception {
     Path file = write("direct", CompressionKind.LZ4, 0, 7);
@@ -624,7 +668,8 @@ class OrcStreamReaderTest {
     // Hive's decimal objects (a scaled column converted through a scratch vector) beside our dictionary vectors
     assertEquals(readPart(part, null, false, false, TypeDescription.RowBatchVersion.ORIGINAL),
         readPart(part, null, true, true, TypeDescription.RowBatchVersion.ORIGINAL));
-    try (PartReader r = PartReader.open(part, TABLE, null, null, null, 0, -1, null, null, true, true, null)) {
+    try (PartReader r = PartReader.open(part, TABLE, null, null, null, 0, -1, null, null,
+        PartReader.VectorForms.DICTIONARY_STRINGS, true, null)) {
       VectorizedRowBatch b = TABLE.orcSchema().createRowBatch(TypeDescription.RowBatchVersion.ORIGINAL, 1000);
       assertTrue(r.next(b));
       assertTrue(b.cols[TABLE.size() - 1] instanceof dev.travertine.vector.DictionaryVector,
@@ -636,7 +681,8 @@ class OrcStreamReaderTest {
   private static List<String> readPart(PartRef part, dev.travertine.vector.RowFilter f, boolean own,
       boolean dictionaryStrings, TypeDescription.RowBatchVersion version) throws Exception {
     List<String> out = new ArrayList<>();
-    try (PartReader r = PartReader.open(part, TABLE, null, null, null, 0, -1, null, f, dictionaryStrings, own, null)) {
+    try (PartReader r = PartReader.open(part, TABLE, null, null, null, 0, -1, null, f,
+        dictionaryStrings ? PartReader.VectorForms.DICTIONARY_STRINGS : PartReader.VectorForms.HIVE, own, null)) {
       assertEquals(f != null, r.rowFiltered());
       VectorizedRowBatch b = TABLE.orcSchema().createRowBatch(version, 1000);
       while (r.next(b)) {
