@@ -24,6 +24,12 @@ import java.util.Set;
  * <p>Usage: {@code ClickBench [rows=10000000] [runs=3] [threads=2] [dataDir] [queryFilter]}, where
  * dataDir {@code -} means the default ({@code java.io.tmpdir/travertine-clickbench}) and the filter
  * is {@code all} or query numbers and ranges, e.g. {@code 0,3,20-25}.
+ *
+ * <p>With {@code -Dclickbench.baseline=PROPERTY} the peer is Travertine itself with the system
+ * property {@code PROPERTY} set to {@code false} during its runs (an engine switch read per query,
+ * such as {@code travertine.scan.narrowDecode}): the same database and JVM, the two sides' runs
+ * alternating, so that a change is measured against its "off" side by side, with the JIT and the
+ * page cache shared. DuckDB is not opened; the report's second columns are the baseline's.
  */
 public final class ClickBench {
   private ClickBench() {}
@@ -50,6 +56,11 @@ public final class ClickBench {
       HitsGenerator.write(csv, rows);
       System.out.printf(Locale.ROOT, "# generated %s: %,d rows, %,d bytes in %.1f s%n", csv, rows, Files.size(csv),
           (System.nanoTime() - t0) / 1e9);
+    }
+    String baseline = System.getProperty("clickbench.baseline");
+    if (baseline != null) {
+      baseline(csv, dataDir.resolve("travertine-" + key), rows, runs, threads, wanted, timeout, outDir, baseline);
+      return;
     }
     List<QueryOutcome> outcomes = new ArrayList<>();
     String context;
@@ -89,23 +100,69 @@ public final class ClickBench {
         "ClickBench-like hits, %,d rows, threads = %d: hot median per query", rows, threads));
   }
 
+  /** Travertine against itself with {@code property} set to {@code false} (see the class comment). */
+  private static void baseline(Path csv, Path db, long rows, int runs, int threads, Set<Integer> wanted, int timeout,
+      Path outDir, String property) throws Exception {
+    List<QueryOutcome> outcomes = new ArrayList<>();
+    String peer = "Travertine " + property + "=false";
+    String context;
+    try (HitsEngine trav = new TravertineHits(db); QueryRunner runner = new QueryRunner(timeout)) {
+      trav.open(csv, threads);
+      System.out.printf(Locale.ROOT, "# %s: %s, %s%n", trav.name(), trav.loadNote(), size(trav));
+      context = String.format(Locale.ROOT, "ClickBench-like hits, %,d rows, %d hot run%s, threads = %d; Travertine "
+          + "against itself with %s=false; %d cores, Java %s, %s", rows, runs, runs == 1 ? "" : "s", threads, property,
+          Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), LocalDate.now());
+      System.out.println("# " + context + "; timeout " + timeout + " s per query");
+      System.out.println(ClickBenchReport.header("off"));
+      Engine on = sql -> runner.run(trav.connection(), sql);
+      Engine off = sql -> {
+        System.setProperty(property, "false");
+        try {
+          return runner.run(trav.connection(), sql);
+        } finally {
+          System.clearProperty(property);
+        }
+      };
+      for (ClickBenchQueries.Query q : ClickBenchQueries.load(rows)) {
+        if (wanted.contains(q.number())) {
+          QueryOutcome o = measure(q, on, off, runs);
+          outcomes.add(o);
+          System.out.println(ClickBenchReport.line(o));
+        }
+      }
+    }
+    new ClickBenchReport(context, outcomes, peer).finish(outDir, "clickbench-" + rows + "-baseline",
+        String.format(Locale.ROOT, "ClickBench-like hits, %,d rows, threads = %d: hot median per query, against %s",
+            rows, threads, peer));
+  }
+
+  /** One side of a comparison: runs a query. */
+  interface Engine {
+    QueryRunner.Run run(String sql);
+  }
+
   /** A cold run on each engine, then the hot runs alternating; then the answers compared. */
   static QueryOutcome measure(ClickBenchQueries.Query q, QueryRunner runner, Connection trav, Connection duck,
       int runs) {
-    QueryRunner.Run travCold = runner.run(trav, q.sql());
-    QueryRunner.Run duckCold = runner.run(duck, q.sql());
+    return measure(q, sql -> runner.run(trav, sql), sql -> runner.run(duck, sql), runs);
+  }
+
+  /** As above, over two engines as functions. */
+  static QueryOutcome measure(ClickBenchQueries.Query q, Engine trav, Engine duck, int runs) {
+    QueryRunner.Run travCold = trav.run(q.sql());
+    QueryRunner.Run duckCold = duck.run(q.sql());
     List<Double> travHot = new ArrayList<>();
     List<Double> duckHot = new ArrayList<>();
     String travError = travCold.error();
     String duckError = duckCold.error();
     for (int r = 0; r < runs; r++) {
       if (travError == null) {
-        QueryRunner.Run run = runner.run(trav, q.sql());
+        QueryRunner.Run run = trav.run(q.sql());
         travError = run.error();
         travHot.add(run.millis());
       }
       if (duckError == null) {
-        QueryRunner.Run run = runner.run(duck, q.sql());
+        QueryRunner.Run run = duck.run(q.sql());
         duckError = run.error();
         duckHot.add(run.millis());
       }

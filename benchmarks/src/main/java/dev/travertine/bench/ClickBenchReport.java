@@ -19,15 +19,27 @@ final class ClickBenchReport {
 
   private final String context;
   private final List<QueryOutcome> outcomes;
+  /** What Travertine is compared with: DuckDB, or Travertine with a setting off (the "DuckDB" columns then hold it). */
+  private final String peer;
 
   ClickBenchReport(String context, List<QueryOutcome> outcomes) {
+    this(context, outcomes, "DuckDB");
+  }
+
+  ClickBenchReport(String context, List<QueryOutcome> outcomes, String peer) {
     this.context = context;
     this.outcomes = outcomes;
+    this.peer = peer;
   }
 
   static String header() {
+    return header("duck");
+  }
+
+  /** The table's header, the peer's columns named {@code peerShort}. */
+  static String header(String peerShort) {
     return String.format(Locale.ROOT, "%-5s %12s %12s %12s %12s %8s  %-8s %s", "query", "trav cold", "trav hot",
-        "duck cold", "duck hot", "ratio", "match", "rows");
+        peerShort + " cold", peerShort + " hot", "ratio", "match", "rows");
   }
 
   static String line(QueryOutcome o) {
@@ -76,8 +88,9 @@ final class ClickBenchReport {
 
   void writeMarkdown(Path file) throws IOException {
     StringBuilder s = new StringBuilder();
-    s.append(context).append(". Times in ms; hot = median of the hot runs; ratio = Travertine hot / DuckDB hot.\n\n");
-    s.append("| Query | Travertine cold | Travertine hot | DuckDB cold | DuckDB hot | Ratio | Match | Rows |\n");
+    s.append(context).append(". Times in ms; hot = median of the hot runs; ratio = Travertine hot / ").append(peer)
+        .append(" hot.\n\n");
+    s.append("| Query | Travertine cold | Travertine hot | " + peer + " cold | " + peer + " hot | Ratio | Match | Rows |\n");
     s.append("|---|--:|--:|--:|--:|--:|---|--:|\n");
     for (QueryOutcome o : outcomes) {
       s.append(String.format(Locale.ROOT, "| Q%d | %s | %s | %s | %s | %s | %s | %s |%n", o.number(),
@@ -128,10 +141,10 @@ final class ClickBenchReport {
     long failedT = outcomes.stream().filter(o -> o.travertine().failed()).count();
     long failedD = outcomes.stream().filter(o -> o.duckDb().failed()).count();
     long mismatches = outcomes.stream().filter(o -> o.match() == QueryOutcome.Match.MISMATCH).count();
-    return String.format(Locale.ROOT, "Sum of hot medians: Travertine %.1f ms, DuckDB %.1f ms, ratio %s; "
+    return String.format(Locale.ROOT, "Sum of hot medians: Travertine %.1f ms, %s %.1f ms, ratio %s; "
         + "geometric mean of the per-query ratios %s; slower than %.0fx: %d of %d queries; failed: Travertine %d, "
-        + "DuckDB %d; mismatching answers: %d.", t.travertine, t.duckDb, ratio(t.ratio()), ratio(t.geoMean), SLOW,
-        t.slow, t.both, failedT, failedD, mismatches);
+        + "%s %d; mismatching answers: %d.", t.travertine, peer, t.duckDb, ratio(t.ratio()), ratio(t.geoMean), SLOW,
+        t.slow, t.both, failedT, peer, failedD, mismatches);
   }
 
   /** A line per failure and per mismatch. */
@@ -142,10 +155,10 @@ final class ClickBenchReport {
         out.add("Q" + o.number() + " failed on Travertine: " + o.travertine().error());
       }
       if (o.duckDb().failed()) {
-        out.add("Q" + o.number() + " failed on DuckDB: " + o.duckDb().error());
+        out.add("Q" + o.number() + " failed on " + peer + ": " + o.duckDb().error());
       }
       if (o.match() == QueryOutcome.Match.MISMATCH) {
-        out.add("Q" + o.number() + " ANSWERS DIFFER (Travertine vs DuckDB): " + o.detail());
+        out.add("Q" + o.number() + " ANSWERS DIFFER (Travertine vs " + peer + "): " + o.detail());
       }
     }
     return out;
