@@ -41,5 +41,27 @@ public interface BatchStage {
   /** Creates the stage of one worker thread. */
   interface Factory {
     BatchStage create();
+
+    /**
+     * Whether every stage this factory creates {@link BatchStage#consumesBatches consumes} its
+     * batches: a scan whose batches all come back to it may decode into vectors it fills again
+     * (narrow integers), where others would allocate them for each batch.
+     */
+    default boolean consumesBatches() {
+      return false;
+    }
+
+    /** {@code f}, saying that every stage it creates consumes its batches. */
+    static Factory ofConsuming(Factory f) {
+      return new Factory() {
+        @Override public BatchStage create() {
+          return f.create();
+        }
+
+        @Override public boolean consumesBatches() {
+          return true;
+        }
+      };
+    }
   }
 }

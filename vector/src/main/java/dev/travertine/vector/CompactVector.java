@@ -12,7 +12,7 @@ import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 public abstract sealed class CompactVector extends ColumnVector permits IntegerVector, DictionaryVector {
   private static final boolean[][] NO_NULLS = {new boolean[1024]};
 
-  /** The values' count (positions 0 .. length - 1; 1 when repeating). */
+  /** The values' count (positions 0 .. length - 1; a repeating vector's value is at 0, and it may hold only that). */
   private final int length;
 
   CompactVector(Type type, int length) {

@@ -10,8 +10,10 @@ import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
  * (SMALLINT), {@link Int32Vector} (INTEGER, DATE as days). Hive's {@link LongColumnVector} holds
  * every one of them in 8 bytes; these hold 1, 2 or 4.
  *
- * <p>They are read-only: made once from decoded values ({@link #narrow}) and read by any number of
- * threads. They extend Hive's {@link ColumnVector} so that they travel in today's batches beside
+ * <p>They are read-only to their readers: made once from decoded values ({@link #narrow}) and
+ * read by any number of threads; or filled by a decoder ({@link #decoding}), which fills the same
+ * arrays again only once their batch has come back to it (no one reads them any more), as Hive's
+ * vectors are reused. They extend Hive's {@link ColumnVector} so that they travel in today's batches beside
  * Hive's vectors, with its null flags ({@code noNulls}, {@code isNull}) and {@code isRepeating}. A
  * consumer either reads them through {@link #get} or a subclass's array, or asks for Hive's form
  * with {@link Vectors#wide} (a copy). Only consumers that said they take them get them (see

@@ -305,7 +305,7 @@ public final class FragmentRunner {
         boolean merging = a.phase() == Step.Phase.FINAL;
         PartialAggregates partials = new PartialAggregates(merging ? a.sourceTypes() : types, a.keys(), a.calls(),
             PartialAggregates.Tuning.DEFAULT);
-        drain(() -> {
+        drain(BatchStage.Factory.ofConsuming(() -> {
           ComputeStage cs = merging ? stage(cols, 0, prefix.size()) : stage(cols, 0, prefix.size()).narrowOutput();
           cs.consumedOutput(); // the aggregate copies what it keeps
           PartialAggregates.Worker w = partials.worker();
@@ -319,7 +319,7 @@ public final class FragmentRunner {
             }
             acct.resize(w.bytes());
           });
-        }, -1);
+        }), -1);
         List<Batch> out = new ArrayList<>();
         for (HashAggregator h : partials.finish(scan.workers(), cancelCheck, memory)) {
           out.addAll(a.phase() == Step.Phase.PARTIAL ? h.partialResult(batchSize) : h.result(batchSize));

@@ -153,11 +153,14 @@ final class PartSource implements TaskSource {
     RowFilter prewhere = c == null && mutations.isEmpty() ? scan.prewhere() : null;
     // Our vectors for consumers that take them, unless a PREWHERE or pending mutations read the batch
     // first (they read Hive's vectors): strings of a stripe's dictionary as dictionary vectors; and
-    // narrow integers, unless the batch fills the decoded-column cache (which keeps its vectors, where
-    // the reader fills its narrow ones again).
+    // narrow integers when the stages consume every batch, so that each comes back to be filled
+    // again (others would allocate narrow arrays beside the batch's Hive vectors, and widen them),
+    // and the task does not use the decoded-column cache (which keeps the vectors it is handed).
+    boolean narrow = c == null && narrowDecoding() && scan.request.stages() != null
+        && scan.request.stages().consumesBatches();
     PartReader.VectorForms vectors = !r.narrowIntegers() || prewhere != null || !mutations.isEmpty()
         ? PartReader.VectorForms.HIVE
-        : c == null && narrowDecoding() ? PartReader.VectorForms.NARROW : PartReader.VectorForms.DICTIONARY_STRINGS;
+        : narrow ? PartReader.VectorForms.NARROW : PartReader.VectorForms.DICTIONARY_STRINGS;
     return PartReader.open(p, scan.schema, c != null ? c.readInclude() : scan.include,
         task.granules() != null && c == null ? scan.sarg : null, scan.columnNames, offset, length,
         new dev.travertine.io.hadoop.FileIOFileSystem.ReadOptions(r.coalesceDistance(), r.coalesceMaxBytes(),

@@ -9,8 +9,9 @@ import dev.travertine.mergetree.settings.Settings;
  * and how much memory prefetches may hold, how byte ranges are coalesced into requests, whether
  * remote reads go through the segment cache ({@code cache}), whether decoded columns come from
  * and go to the engine's {@link DecodedColumnCache} ({@code uncompressedCache}), and whether the
- * consumer takes integers at their width ({@code narrowIntegers}: {@link dev.travertine.vector.IntegerVector}s
- * from the cache; otherwise it gets Hive's 8-byte vectors).
+ * consumer takes our vectors ({@code narrowIntegers}: integers at their width as {@link
+ * dev.travertine.vector.IntegerVector}s, from the cache or the part reader, and strings of a
+ * dictionary as dictionary vectors; otherwise it gets Hive's vectors).
  */
 public record ReadSettings(boolean prefetch, int prefetchAhead, long prefetchMaxBytes, long coalesceDistance,
     int coalesceMaxBytes, int maxRequestBytes, boolean cache, boolean uncompressedCache, boolean narrowIntegers) {
