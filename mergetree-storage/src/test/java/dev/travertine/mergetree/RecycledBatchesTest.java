@@ -55,8 +55,11 @@ class RecycledBatchesTest {
     }
   }
 
-  /** What a scan's stages saw: every row as text (sorted), and the distinct vectors of column v. */
-  private record Seen(List<String> rows, int batches, int vectors) {}
+  /**
+   * What a scan's stages saw: every row as text (sorted), the distinct vectors of column v, and
+   * the distinct value arrays of column k when it came as our narrow vectors (0 otherwise).
+   */
+  private record Seen(List<String> rows, int batches, int vectors, int narrowArrays) {}
 
   private static Seen scan(MergeTreeTable t, boolean consuming) throws IOException {
     return scan(t, consuming, null);
@@ -64,15 +67,25 @@ class RecycledBatchesTest {
 
   private static Seen scan(MergeTreeTable t, boolean consuming, dev.travertine.vector.Predicate filter)
       throws IOException {
+    return scan(t, consuming, filter, 2, false);
+  }
+
+  /** {@code narrow}: the consumer takes our vectors, and its factory says its stages consume every batch. */
+  private static Seen scan(MergeTreeTable t, boolean consuming, dev.travertine.vector.Predicate filter, int threads,
+      boolean narrow) throws IOException {
     TableSchema schema = t.definition().schema();
     List<String> rows = Collections.synchronizedList(new ArrayList<>());
     Set<ColumnVector> vectors = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+    Set<Object> narrowArrays = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
     int[] batches = new int[1];
     java.util.function.Consumer<Batch> sink = b -> {
       synchronized (batches) {
         batches[0]++;
       }
       vectors.add(b.cols()[1]);
+      if (b.cols()[0] instanceof dev.travertine.vector.Int32Vector k) {
+        narrowArrays.add(k.values);
+      }
       for (int k = 0; k < b.size(); k++) {
         StringBuilder row = new StringBuilder();
         for (int c : ALL) {
@@ -85,15 +98,18 @@ class RecycledBatchesTest {
       sink.accept(b);
       return null;
     };
-    try (TableScanner s = TableScanner.open(t.snapshot(), new ScanRequest(ALL, filter, -1, false, 2, 512, true,
-        ReadSettings.DEFAULT, stages), t.context())) {
+    if (narrow) {
+      stages = BatchStage.Factory.ofConsuming(stages);
+    }
+    try (TableScanner s = TableScanner.open(t.snapshot(), new ScanRequest(ALL, filter, -1, false, threads, 512, true,
+        ReadSettings.DEFAULT.withNarrowIntegers(narrow), stages), t.context())) {
       while (s.next() != null) {
         // the stages saw every batch
       }
     }
     List<String> sorted = new ArrayList<>(rows);
     sorted.sort(null);
-    return new Seen(sorted, batches[0], vectors.size());
+    return new Seen(sorted, batches[0], vectors.size(), narrowArrays.size());
   }
 
   @Test
@@ -112,6 +128,18 @@ class RecycledBatchesTest {
       assertEquals(fresh.batches(), fresh.vectors(), "a stage that may keep batches gets new vectors each time");
       assertTrue(recycled.vectors() <= 6, recycled.vectors() + " vectors for " + recycled.batches() + " batches");
       assertEquals(fresh.rows(), scan(t, true).rows());
+      // one thread (the stage runs on the consumer's thread): the same
+      Seen oneThread = scan(t, true, null, 1, false);
+      assertEquals(fresh.rows(), oneThread.rows());
+      assertTrue(oneThread.vectors() <= 3, oneThread.vectors() + " vectors for " + oneThread.batches() + " batches");
+      assertEquals(fresh.batches(), scan(t, false, null, 1, false).vectors(), "not consumed: new vectors");
+      // narrow integers (k) decoded into arrays filled again, batch after batch, on two threads and one
+      for (int threads : new int[] {2, 1}) {
+        Seen narrow = scan(t, true, null, threads, true);
+        assertEquals(fresh.rows(), narrow.rows(), threads + " threads, narrow");
+        assertTrue(narrow.narrowArrays() >= 1 && narrow.narrowArrays() <= 6,
+            narrow.narrowArrays() + " arrays of k for " + narrow.batches() + " batches");
+      }
       // with a filter: the selections are recycled with the vectors
       dev.travertine.vector.Predicate odd = new dev.travertine.vector.Predicate.Compare(1,
           dev.travertine.vector.Predicate.Op.GT, 30_000L); // k > 3000, v not NULL

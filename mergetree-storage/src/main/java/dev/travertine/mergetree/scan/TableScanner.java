@@ -119,6 +119,7 @@ public final class TableScanner implements BatchIterator {
   private final class StagedProducer implements BatchIterator {
     private final BatchIterator in;
     private final BatchStage stage = request.stages().create();
+    private final boolean consumes = stage.consumesBatches();
 
     StagedProducer(BatchIterator in) {
       this.in = in;
@@ -131,6 +132,9 @@ public final class TableScanner implements BatchIterator {
         Batch out = b.size() == 0 ? null : stage.apply(b);
         if (out != null && out.size() > 0) {
           return out;
+        }
+        if ((consumes || b.size() == 0) && in instanceof SequentialProducer s) {
+          s.recycle(); // nothing of the batch is kept or handed on: its vectors take the next batch
         }
       }
       return null;
@@ -450,6 +454,13 @@ public final class TableScanner implements BatchIterator {
         }
       }
       return null;
+    }
+
+    /** The batch just handed out is free: its source decodes the next into the same vectors. */
+    void recycle() {
+      if (i < sources.size()) {
+        sources.get(i).recycle();
+      }
     }
 
     @Override
