@@ -125,12 +125,19 @@ final class RleV2Reader implements OrcColumnReaders.LongValues {
    * into place.
    */
   private int constantRun(int max) {
-    int values = runLength(); // checks that a run starts here
+    if (pos >= end) {
+      throw new IllegalStateException("ORC integer stream ends before its values");
+    }
+    int first = buf[pos] & 0xff;
+    int kind = first >>> 6;
+    if (kind == 1 || kind == 2 || kind == 3 && ((first >>> 1) & 0x1f) != 0) {
+      return 0; // direct, patched base, or a delta run of several deltas: decoded
+    }
+    int values = runLength();
     if (values > max) {
       return 0;
     }
-    int first = buf[pos] & 0xff;
-    if (first >>> 6 == 0) {
+    if (kind == 0) {
       int width = ((first >>> 3) & 7) + 1;
       if (pos + 1 + width > end) {
         throw new IllegalStateException("ORC integer stream: a run reads past the stream's end");
@@ -142,9 +149,6 @@ final class RleV2Reader implements OrcColumnReaders.LongValues {
       constant = zigzag(v);
       pos += 1 + width;
       return values;
-    }
-    if (first >>> 6 != 3 || ((first >>> 1) & 0x1f) != 0) {
-      return 0;
     }
     int at = pos;
     pos += 2;
