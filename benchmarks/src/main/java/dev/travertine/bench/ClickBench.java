@@ -27,7 +27,8 @@ import java.util.Set;
  *
  * <p>With {@code -Dclickbench.baseline=PROPERTY} the peer is Travertine itself with the system
  * property {@code PROPERTY} set to {@code false} during its runs (an engine switch read per query,
- * such as {@code travertine.scan.narrowDecode}): the same database and JVM, the two sides' runs
+ * such as {@code travertine.scan.narrowDecode}, which the Travertine side then runs with as given:
+ * {@code -Dtravertine.scan.narrowDecode=true}): the same database and JVM, the two sides' runs
  * alternating, so that a change is measured against its "off" side by side, with the JIT and the
  * page cache shared. DuckDB is not opened; the report's second columns are the baseline's.
  */
@@ -116,11 +117,16 @@ public final class ClickBench {
       System.out.println(ClickBenchReport.header("off"));
       Engine on = sql -> runner.run(trav.connection(), sql);
       Engine off = sql -> {
+        String before = System.getProperty(property); // what the Travertine side runs with (-D…=true, or unset)
         System.setProperty(property, "false");
         try {
           return runner.run(trav.connection(), sql);
         } finally {
-          System.clearProperty(property);
+          if (before == null) {
+            System.clearProperty(property);
+          } else {
+            System.setProperty(property, before);
+          }
         }
       };
       for (ClickBenchQueries.Query q : ClickBenchQueries.load(rows)) {
