@@ -61,23 +61,18 @@ final class RleV2Reader implements OrcColumnReaders.LongValues {
   @Override
   public void readInts(int[] out, int off, int n) {
     while (n > 0) {
-      if (used == count) {
-        int k = constantRun(n);
-        if (k > 0) {
-          java.util.Arrays.fill(out, off, off + k, (int) constant);
-          off += k;
-          n -= k;
-          continue;
+      int k = nextValues(n);
+      if (k < 0) {
+        k = -k;
+        java.util.Arrays.fill(out, off, off + k, (int) constant);
+      } else {
+        long[] lit = literals;
+        int u = used;
+        for (int i = 0; i < k; i++) {
+          out[off + i] = (int) lit[u + i];
         }
-        readRun();
+        used += k;
       }
-      int k = Math.min(n, count - used);
-      long[] lit = literals;
-      int u = used;
-      for (int i = 0; i < k; i++) {
-        out[off + i] = (int) lit[u + i];
-      }
-      used += k;
       off += k;
       n -= k;
     }
@@ -87,26 +82,38 @@ final class RleV2Reader implements OrcColumnReaders.LongValues {
   @Override
   public void readShorts(short[] out, int off, int n) {
     while (n > 0) {
-      if (used == count) {
-        int k = constantRun(n);
-        if (k > 0) {
-          java.util.Arrays.fill(out, off, off + k, (short) constant);
-          off += k;
-          n -= k;
-          continue;
+      int k = nextValues(n);
+      if (k < 0) {
+        k = -k;
+        java.util.Arrays.fill(out, off, off + k, (short) constant);
+      } else {
+        long[] lit = literals;
+        int u = used;
+        for (int i = 0; i < k; i++) {
+          out[off + i] = (short) lit[u + i];
         }
-        readRun();
+        used += k;
       }
-      int k = Math.min(n, count - used);
-      long[] lit = literals;
-      int u = used;
-      for (int i = 0; i < k; i++) {
-        out[off + i] = (short) lit[u + i];
-      }
-      used += k;
       off += k;
       n -= k;
     }
+  }
+
+  /**
+   * For a narrow read of at most {@code n} more values: {@code -k} when a run of {@code k} times
+   * one value ({@link #constant}) was moved past whole, to be filled in place; else how many of
+   * the current run's decoded values ({@link #literals} from {@link #used}, decoding the next run
+   * first when this one is used up) the caller takes next, moving {@code used} past them itself.
+   */
+  private int nextValues(int n) {
+    if (used == count) {
+      int k = constantRun(n);
+      if (k > 0) {
+        return -k;
+      }
+      readRun();
+    }
+    return Math.min(n, count - used);
   }
 
   /** Not for this encoding: TINYINT and BOOLEAN columns are byte streams ({@link ByteRleReader}). */
