@@ -210,6 +210,33 @@ public final class DictionaryVector extends CompactVector {
     return c;
   }
 
+  /**
+   * As {@link #select} for a test that looks only at whether a string is empty (a comparison with
+   * {@code ''}): the rows of {@code sel[0 .. n)} whose string is empty when {@code empty}, else
+   * those whose string is not, by the entries' lengths, with no test called. NULL rows never pass.
+   */
+  public int selectEmpty(boolean empty, int[] sel, int n, int[] out) {
+    int[] ids = this.ids;
+    int[] off = offsets;
+    boolean[] isNull = this.isNull;
+    if (isRepeating) {
+      int id = ids[0];
+      if ((noNulls || !isNull[0]) && (off[id + 1] == off[id]) == empty) {
+        System.arraycopy(sel, 0, out, 0, n);
+        return n;
+      }
+      return 0;
+    }
+    int c = 0;
+    for (int k = 0; k < n; k++) {
+      int r = sel[k];
+      int id = ids[r];
+      out[c] = r;
+      c += (off[id + 1] == off[id]) == empty && (noNulls || !isNull[r]) ? 1 : 0;
+    }
+    return c;
+  }
+
   @Override public void stringifyValue(StringBuilder buffer, int row) {
     int i = isRepeating ? 0 : row;
     if (noNulls || !isNull[i]) {

@@ -111,6 +111,9 @@ public sealed interface Predicate {
         return narrow(iv, num.longValue(), sel, n);
       }
       if (v instanceof DictionaryVector d && value instanceof String str) {
+        if (str.isEmpty() && op.test(0) != op.test(1)) { // '' against '' and against any other string
+          return d.selectEmpty(op.test(0), sel, n, sel);
+        }
         byte[] c = str.getBytes(StandardCharsets.UTF_8);
         return d.select((b, st, len) -> op.test(Vectors.compareBytes(b, st, len, c, 0, c.length)), sel, n, sel);
       }

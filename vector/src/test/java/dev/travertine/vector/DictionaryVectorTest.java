@@ -176,6 +176,27 @@ class DictionaryVectorTest {
     }
   }
 
+  /** Comparisons with '' (answered by the entries' lengths) on vectors of one string, or of NULL. */
+  @Test
+  void comparisonsWithTheEmptyStringOnRepeatingVectors() {
+    for (String one : new String[] {"", "AIR", null}) {
+      String[] s = new String[50];
+      java.util.Arrays.fill(s, one);
+      BytesColumnVector hive = strings(s);
+      hive.isRepeating = true;
+      DictionaryVector dict = DictionaryVector.encode(hive, s.length, new StringDictionary(), 1000);
+      assertTrue(dict.isRepeating, "repeats");
+      for (Predicate.Op op : Predicate.Op.values()) {
+        Predicate p = new Predicate.Compare(0, op, "");
+        int[] a = {3, 7, 49};
+        int[] b = a.clone();
+        int m = p.filter(new ColumnVector[] {hive}, a, a.length);
+        assertEquals(m, p.filter(new ColumnVector[] {dict}, b, b.length), one + " " + op);
+        assertEquals(one == null ? 0 : op.test(one.isEmpty() ? 0 : 1) ? 3 : 0, m, one + " " + op);
+      }
+    }
+  }
+
   private static int[] identity(int n) {
     int[] sel = new int[n];
     for (int i = 0; i < n; i++) {

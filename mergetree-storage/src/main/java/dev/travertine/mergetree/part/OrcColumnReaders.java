@@ -18,7 +18,7 @@ import org.apache.orc.TypeDescription;
 
 /**
  * The column decoders of {@link OrcStreamReader}: one per ORC type it reads, each over a stripe's
- * decompressed streams of one column (PRESENT, DATA, LENGTH, DICTIONARY_DATA), filling Hive's
+ * decompressed streams of one column (PRESENT, DATA, LENGTH, DICTIONARY_DATA, SECONDARY), filling Hive's
  * vectors as ORC's reader fills them (or, for strings of a dictionary, our dictionary vectors).
  */
 final class OrcColumnReaders {
@@ -48,6 +48,8 @@ final class OrcColumnReaders {
       case BYTE -> new IntegerColumn(nulls, bytes(new ByteRleReader(data.bytes(), 0, data.length()), false),
           narrow ? TypeKind.TINYINT : null);
       case FLOAT, DOUBLE -> new DoubleColumn(nulls, data, t.getCategory() == TypeDescription.Category.FLOAT);
+      case TIMESTAMP -> new OrcTimestamps.Decoder(nulls, new RleV2Reader(data.bytes(), 0, data.length(), true),
+          signedLess(orEmpty(streams[OrcProto.Stream.Kind.SECONDARY.ordinal()])));
       case STRING -> {
         Stream lengths = orEmpty(streams[OrcProto.Stream.Kind.LENGTH.ordinal()]);
         RleV2Reader lengthReader = new RleV2Reader(lengths.bytes(), 0, lengths.length(), false);
@@ -66,6 +68,10 @@ final class OrcColumnReaders {
             default -> null; // LONG: BIGINT, and scaled DECIMALs
           });
     };
+  }
+
+  private static RleV2Reader signedLess(Stream s) {
+    return new RleV2Reader(s.bytes(), 0, s.length(), false);
   }
 
   private static Stream orEmpty(Stream s) {

@@ -135,9 +135,9 @@ final class OrcStreamReader implements AutoCloseable {
   /** Whether this reader decodes columns of ORC type {@code t}. */
   static boolean supports(TypeDescription t) {
     return switch (t.getCategory()) {
-      case BOOLEAN, BYTE, SHORT, INT, LONG, DATE, FLOAT, DOUBLE, STRING -> true;
+      case BOOLEAN, BYTE, SHORT, INT, LONG, DATE, TIMESTAMP, FLOAT, DOUBLE, STRING -> true;
       // CHAR pads and VARCHAR truncates as ORC's reader reads them (parts store strings as STRING);
-      // DECIMAL, TIMESTAMP, BINARY and nested types: ORC's reader
+      // DECIMAL, TIMESTAMP WITH LOCAL TIME ZONE, BINARY and nested types: ORC's reader
       default -> false;
     };
   }
@@ -163,8 +163,9 @@ final class OrcStreamReader implements AutoCloseable {
       if (!supports(t)) {
         return null;
       }
-      if (t.getCategory() == TypeDescription.Category.DATE && reader.writerUsedProlepticGregorian()) {
-        return null; // ORC's reader converts such dates to the hybrid calendar it reads in
+      if ((t.getCategory() == TypeDescription.Category.DATE || t.getCategory() == TypeDescription.Category.TIMESTAMP)
+          && reader.writerUsedProlepticGregorian()) {
+        return null; // ORC's reader converts such dates and times to the hybrid calendar it reads in
       }
       fields[k] = f;
       types[k++] = t;
@@ -245,6 +246,9 @@ final class OrcStreamReader implements AutoCloseable {
       };
       if (!ok) {
         return false;
+      }
+      if (t.getCategory() == TypeDescription.Category.TIMESTAMP && !"UTC".equals(footer.getWriterTimezone())) {
+        return false; // seconds from 2015-01-01 in another zone: ORC's reader, which converts them
       }
     }
     return true;
@@ -513,7 +517,7 @@ final class OrcStreamReader implements AutoCloseable {
 
   private static boolean isDataStream(OrcProto.Stream.Kind k) {
     return switch (k) {
-      case PRESENT, DATA, LENGTH, DICTIONARY_DATA -> true;
+      case PRESENT, DATA, LENGTH, DICTIONARY_DATA, SECONDARY -> true;
       default -> false;
     };
   }

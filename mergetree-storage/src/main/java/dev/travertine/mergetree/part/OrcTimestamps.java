@@ -86,4 +86,77 @@ final class OrcTimestamps {
       }
     }
   }
+
+  /** 2015-01-01 00:00:00 UTC in seconds: ORC stores a timestamp's seconds from it (its writer's time zone: parts write UTC). */
+  static final long BASE_SECONDS = 1_420_070_400L;
+
+  /** Powers of ten by the count ORC's nanosecond encoding keeps in its low three bits. */
+  private static final int[] POWERS = {1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000};
+
+  /**
+   * ORC's nanoseconds as stored: the value shifted left by three bits, its low three bits the
+   * count of decimal zeros taken off it, less one (0: none taken off). Negative nanoseconds (the
+   * form above) come back as the writer gave them, as ORC's reader does.
+   */
+  static int nanos(long stored) {
+    int zeros = 7 & (int) stored;
+    int v = (int) (stored >>> 3);
+    return zeros == 0 ? v : v * POWERS[zeros + 1];
+  }
+
+  /**
+   * The decoder of {@link OrcStreamReader} for TIMESTAMP columns of parts (written in UTC, read
+   * in UTC, the hybrid calendar both ways: the reader declines other files): seconds (DATA,
+   * signed run-length encoding v2) and nanoseconds (SECONDARY, unsigned), into Hive's vector's
+   * milliseconds and nanoseconds as ORC's reader computes them. NULL slots hold 0.
+   */
+  static final class Decoder extends OrcColumnReaders.Column {
+    private final RleV2Reader seconds;
+    private final RleV2Reader nanos;
+    private long[] secs = new long[0];
+    private long[] stored = new long[0];
+
+    Decoder(ByteRleReader present, RleV2Reader seconds, RleV2Reader nanos) {
+      super(present);
+      this.seconds = seconds;
+      this.nanos = nanos;
+    }
+
+    @Override
+    ColumnVector read(ColumnVector v, int n) {
+      int k = nulls(v, n);
+      if (secs.length < k) {
+        secs = new long[k];
+        stored = new long[k];
+      }
+      seconds.read(secs, 0, k);
+      nanos.read(stored, 0, k);
+      TimestampColumnVector t = (TimestampColumnVector) v;
+      long[] time = t.time;
+      int[] ns = t.nanos;
+      boolean[] isNull = v.isNull;
+      for (int i = 0, j = 0; i < n; i++) {
+        if (k < n && isNull[i]) {
+          time[i] = 0;
+          ns[i] = 0;
+          continue;
+        }
+        int nano = nanos(stored[j]);
+        long millis = (secs[j++] + BASE_SECONDS) * 1000 + nano / 1_000_000;
+        if (millis < 0 && nano > 999_999) {
+          millis -= 1000; // as ORC's reader: whole seconds were stored rounded toward zero
+        }
+        time[i] = millis;
+        ns[i] = nano;
+      }
+      return v;
+    }
+
+    @Override
+    void skip(int n) {
+      int k = skipNulls(n);
+      seconds.skip(k);
+      nanos.skip(k);
+    }
+  }
 }

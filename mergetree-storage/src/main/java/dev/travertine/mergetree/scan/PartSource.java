@@ -152,15 +152,17 @@ final class PartSource implements TaskSource {
     // PREWHERE only for a task that neither fills the cache (it must read every row) nor applies
     // pending mutations (they look at every row).
     RowFilter prewhere = c == null && mutations.isEmpty() ? scan.prewhere() : null;
-    // Our vectors for consumers that take them, unless a PREWHERE or pending mutations read the batch
-    // first (they read Hive's vectors): strings of a stripe's dictionary as dictionary vectors; and
-    // narrow integers when the stages consume every batch of an unordered scan, so that each comes
-    // back to be filled again (others would allocate narrow arrays beside the batch's Hive vectors,
-    // and widen them; an ordered scan's merge holds batches), and the task does not use the
-    // decoded-column cache (which keeps the vectors it is handed).
-    boolean narrow = c == null && narrowDecoding() && scan.request.stages() != null
+    // Our vectors for consumers that take them, unless pending mutations read the batch first (they
+    // read Hive's vectors): strings of a stripe's dictionary as dictionary vectors (a PREWHERE's
+    // filters take them: the pushed predicates, the engine's expressions, a top-N's threshold on
+    // numbers, join key filters); and narrow integers when no PREWHERE reads the batch first and the
+    // stages consume every batch of an unordered scan, so that each comes back to be filled again
+    // (others would allocate narrow arrays beside the batch's Hive vectors, and widen them; an
+    // ordered scan's merge holds batches), and the task does not use the decoded-column cache (which
+    // keeps the vectors it is handed).
+    boolean narrow = c == null && prewhere == null && narrowDecoding() && scan.request.stages() != null
         && scan.request.stages().consumesBatches() && !scan.request.ordered();
-    PartReader.VectorForms vectors = !r.narrowIntegers() || prewhere != null || !mutations.isEmpty()
+    PartReader.VectorForms vectors = !r.narrowIntegers() || !mutations.isEmpty()
         ? PartReader.VectorForms.HIVE
         : narrow ? PartReader.VectorForms.NARROW : PartReader.VectorForms.DICTIONARY_STRINGS;
     return PartReader.open(p, scan.schema, c != null ? c.readInclude() : scan.include,

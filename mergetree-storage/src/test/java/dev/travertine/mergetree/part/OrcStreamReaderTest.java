@@ -21,6 +21,7 @@ import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
 import org.apache.orc.CompressionKind;
 import org.apache.orc.OrcConf;
@@ -45,7 +46,7 @@ class OrcStreamReaderTest {
   @TempDir Path dir;
 
   private static final TypeDescription SCHEMA = TypeDescription.fromString("struct<b:boolean,ti:tinyint,si:smallint,"
-      + "i:int,l:bigint,seq:bigint,dt:date,r:float,d:double,s:string,u:string,vc:string>");
+      + "i:int,l:bigint,seq:bigint,dt:date,r:float,d:double,s:string,u:string,vc:string,ts:timestamp>");
 
   private static final int ROWS = 23_000;
   private static final int STRIPE_ROWS = 5_000;
@@ -64,7 +65,7 @@ class OrcStreamReaderTest {
     OrcConf.DICTIONARY_KEY_SIZE_THRESHOLD.setDouble(conf, dictionaryThreshold);
     Random rnd = new Random(seed);
     try (Writer w = OrcFile.createWriter(new org.apache.hadoop.fs.Path(file.toString()),
-        OrcFile.writerOptions(conf).setSchema(SCHEMA).compress(compression).rowIndexStride(stride)
+        OrcFile.writerOptions(conf).setSchema(SCHEMA).compress(compression).rowIndexStride(stride).useUTCTimestamp(true)
             .bufferSize(8 * 1024).fileSystem(FileSystem.getLocal(conf)))) {
       VectorizedRowBatch b = SCHEMA.createRowBatch(1000);
       long seq = -50_000;
@@ -113,6 +114,21 @@ class OrcStreamReaderTest {
                 .getBytes(StandardCharsets.UTF_8));
             case 10 -> ((BytesColumnVector) v).setVal(row, (rnd.nextInt(20) == 0 ? "" : "u" + rnd.nextLong() + "\u4e2d")
                 .getBytes(StandardCharsets.UTF_8));
+            case 12 -> {
+              // seconds from 1906 to 2033, before and after ORC's base (2015) and 1970; nanoseconds with
+              // 0 to 8 trailing zeros (ORC's encoding takes them off), runs of one time and of steps
+              long sec = r % 2000 < 300 ? 1_600_000_000L + r / 100 : r % 2000 < 600 ? 1_420_070_400L + r
+                  : rnd.nextInt(8) == 0 ? -rnd.nextInt(3) : (long) rnd.nextInt() * 2;
+              int nano = switch (rnd.nextInt(5)) {
+                case 0 -> 0;
+                case 1 -> rnd.nextInt(1000) * 1_000_000;
+                case 2 -> rnd.nextInt(10) * 100_000_000;
+                default -> rnd.nextInt(1_000_000_000);
+              };
+              TimestampColumnVector t = (TimestampColumnVector) v;
+              t.time[row] = sec * 1000 + nano / 1_000_000;
+              t.nanos[row] = nano;
+            }
             // few distinct values in even stripes, nearly all distinct in odd ones: the writer may choose per stripe
             default -> ((BytesColumnVector) v).setVal(row, ("v" + (stripe % 2 == 0 ? rnd.nextInt(30) : rnd.nextLong()))
                 .getBytes(StandardCharsets.UTF_8));
@@ -133,7 +149,7 @@ class OrcStreamReaderTest {
   private static Reader reader(Path file) throws Exception {
     Configuration conf = new Configuration(false);
     return OrcFile.createReader(new org.apache.hadoop.fs.Path(file.toString()),
-        OrcFile.readerOptions(conf).filesystem(FileSystem.getLocal(conf)));
+        OrcFile.readerOptions(conf).filesystem(FileSystem.getLocal(conf)).useUTCTimestamp(true)); // as parts are read
   }
 
   private static OrcStreamReader ours(Path file, Reader r, boolean[] include, long offset, long length)
@@ -215,6 +231,10 @@ class OrcStreamReaderTest {
         assertEquals(((LongColumnVector) e).vector[ie], iv.get(i), what + " row " + i + " (narrow)");
       } else if (e instanceof LongColumnVector le) {
         assertEquals(le.vector[ie], ((LongColumnVector) a).vector[i], what + " row " + i);
+      } else if (e instanceof TimestampColumnVector te) {
+        TimestampColumnVector ta = (TimestampColumnVector) a;
+        assertEquals(te.time[ie], ta.time[i], what + " row " + i + " milliseconds");
+        assertEquals(te.nanos[ie], ta.nanos[i], what + " row " + i + " nanoseconds");
       } else if (e instanceof DoubleColumnVector de) {
         assertEquals(Double.doubleToRawLongBits(de.vector[ie]),
             Double.doubleToRawLongBits(((DoubleColumnVector) a).vector[i]), what + " row " + i);
@@ -285,6 +305,9 @@ class OrcStreamReaderTest {
     }
     if (v instanceof DoubleColumnVector d) {
       return Long.toHexString(Double.doubleToRawLongBits(d.vector[at]));
+    }
+    if (v instanceof TimestampColumnVector t) {
+      return t.time[at] + "ms " + t.nanos[at] + "ns";
     }
     if (v instanceof dev.travertine.vector.DictionaryVector d) {
       int id = d.ids[i];
@@ -595,6 +618,10 @@ class OrcStreamReaderTest {
     TypeDescription schema = TypeDescription.fromString("struct<k:bigint,ts:timestamp,c:char(3),dec:decimal(20,2)>");
     Path file = dir.resolve("other.orc");
     Configuration conf = new Configuration(false);
+    // timestamps written in a zone other than UTC (ORC stores seconds from 2015-01-01 in the writer's
+    // zone, and its reader converts them): parts write UTC, and our reader decodes only that
+    java.util.TimeZone zone = java.util.TimeZone.getDefault();
+    java.util.TimeZone.setDefault(java.util.TimeZone.getTimeZone("America/New_York"));
     try (Writer w = OrcFile.createWriter(new org.apache.hadoop.fs.Path(file.toString()),
         OrcFile.writerOptions(conf).setSchema(schema).fileSystem(FileSystem.getLocal(conf)))) {
       VectorizedRowBatch b = schema.createRowBatch();
@@ -603,6 +630,8 @@ class OrcStreamReaderTest {
       }
       b.size = 3;
       w.addRowBatch(b);
+    } finally {
+      java.util.TimeZone.setDefault(zone);
     }
     try (Reader r = reader(file)) {
       for (int c = 2; c <= 4; c++) {

@@ -111,9 +111,18 @@ class PartRoundTripTest {
   /** Reads rows of a part (values of included columns, others null) with the given reader options. */
   private static List<Object[]> read(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
       long offset, long length) throws Exception {
+    return read(part, schema, include, sarg, offset, length, false);
+  }
+
+  /** As above; {@code scan}: opened as a scan opens parts, our reader of ORC's streams where it reads them. */
+  private static List<Object[]> read(PartRef part, TableSchema schema, boolean[] include, SearchArgument sarg,
+      long offset, long length, boolean scan) throws Exception {
     List<Object[]> out = new ArrayList<>();
     String[] names = schema.columns().stream().map(Column::storage).toArray(String[]::new);
-    try (PartReader reader = PartReader.open(part, schema, include, sarg, sarg == null ? null : names, offset, length)) {
+    try (PartReader reader = scan
+        ? PartReader.open(part, schema, include, sarg, sarg == null ? null : names, offset, length, null, null,
+            PartReader.VectorForms.HIVE, null)
+        : PartReader.open(part, schema, include, sarg, sarg == null ? null : names, offset, length)) {
       VectorizedRowBatch batch = schema.orcSchema().createRowBatch(777);
       if (include != null) {
         for (int c = 0; c < schema.size(); c++) {
@@ -177,6 +186,8 @@ class PartRoundTripTest {
         Written w = write(io, "all_" + part + "_" + part + "_0", schema, block, identity, 0, data.size(), 1000,
             CompressionKind.ZSTD, mode);
         assertRows(data, read(w.part, schema, null, null, 0, -1), new int[] {0, 1}, mode + ", " + data.size() + " rows");
+        assertRows(data, read(w.part, schema, null, null, 0, -1, true), new int[] {0, 1},
+            mode + ", " + data.size() + " rows, as a scan reads them");
       }
     }
   }
@@ -218,6 +229,7 @@ class PartRoundTripTest {
         expected.add(rows.get(order[k]));
       }
       assertRows(expected, read(w.part, SCHEMA, null, null, 0, -1), columns(SCHEMA, null), what);
+      assertRows(expected, read(w.part, SCHEMA, null, null, 0, -1, true), columns(SCHEMA, null), what + ", as a scan");
       int n = to - from;
       assertEquals(n, w.result.rows(), what);
       Path file = dir.resolve(w.part.info().path());
