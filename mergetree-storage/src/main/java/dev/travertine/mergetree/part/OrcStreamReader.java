@@ -26,8 +26,9 @@ import org.apache.orc.impl.OrcCodecPool;
 
 /**
  * Our own reader of a part's ORC streams, for whole stripes of top-level columns of the common
- * types: integers, DATE and scaled DECIMALs (integer run-length encoding v2), BOOLEAN and TINYINT
- * (byte run-length encoding), REAL and DOUBLE, and strings with or without a dictionary. It fills
+ * types: integers, DATE and scaled DECIMALs (integer run-length encoding v2), TIMESTAMP (seconds
+ * and nanoseconds, each in run-length encoding v2), BOOLEAN and TINYINT (byte run-length
+ * encoding), REAL and DOUBLE, and strings with or without a dictionary. It fills
  * the same Hive vectors ORC's reader fills, with the same values (NULL slots hold 1 and NaN as
  * ORC's do), in the same batches (a batch never spans two stripes).
  *
@@ -378,6 +379,7 @@ final class OrcStreamReader implements AutoCloseable {
         sel[r] = r;
       }
       filtered[0] += n;
+      OrcTimestamps.afterRead(batch.cols, n); // the filter sees timestamps as everyone after it does
       int m = filter.filter(batch.cols, sel, n);
       for (int i = 0; i < columns.length; i++) {
         if (!filterColumn[i]) {
@@ -523,10 +525,6 @@ final class OrcStreamReader implements AutoCloseable {
   }
 
   /**
-   * A stream's bytes without ORC's compression chunks (a 3-byte header each: length and whether
-   * the chunk is stored as it is).
-   */
-  /**
    * lz4-java's native decompressor, or null where it did not load or the system property {@code
    * travertine.scan.nativeLz4} is {@code false} (read per stream, so that {@code bench/run
    * clickbench}'s baseline mode can compare the two in one JVM).
@@ -535,6 +533,7 @@ final class OrcStreamReader implements AutoCloseable {
     return "false".equals(System.getProperty("travertine.scan.nativeLz4")) ? null : NATIVE_LZ4;
   }
 
+  /** One LZ4 chunk {@code src[off .. off + len)} into {@code dst} at {@code at}, in at most {@code room} bytes; returns its size. */
   static int decompress(LZ4SafeDecompressor lz4, byte[] src, int off, int len, byte[] dst,
       int at, int room) throws IOException {
     try {
@@ -544,6 +543,10 @@ final class OrcStreamReader implements AutoCloseable {
     }
   }
 
+  /**
+   * A stream's bytes without ORC's compression chunks (a 3-byte header each: length and whether
+   * the chunk is stored as it is).
+   */
   private Stream decompress(ByteBuffer raw) throws IOException {
     byte[] a = raw.array();
     int base = raw.arrayOffset() + raw.position();

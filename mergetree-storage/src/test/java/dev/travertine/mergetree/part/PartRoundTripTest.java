@@ -188,8 +188,62 @@ class PartRoundTripTest {
         assertRows(data, read(w.part, schema, null, null, 0, -1), new int[] {0, 1}, mode + ", " + data.size() + " rows");
         assertRows(data, read(w.part, schema, null, null, 0, -1, true), new int[] {0, 1},
             mode + ", " + data.size() + " rows, as a scan reads them");
+        assertPrewhereTimestamps(w.part, schema, data, mode + ", " + data.size() + " rows");
       }
     }
+  }
+
+  /**
+   * Read as a scan with a PREWHERE keeping every third row by {@code k} (a filtered batch's
+   * selection reaches past its size), each kept row's time and nanoseconds agree: nanoseconds in
+   * [0, 1 s) and the time's milliseconds within its second, the kept rows those written.
+   */
+  private static void assertPrewhereTimestamps(PartRef part, TableSchema schema, List<Object[]> data, String what)
+      throws Exception {
+    dev.travertine.vector.RowFilter everyThird = new dev.travertine.vector.RowFilter() {
+      @Override public int[] columns() {
+        return new int[] {0};
+      }
+
+      @Override public Instance create() {
+        return (cols, sel, n) -> {
+          long[] k = ((org.apache.hadoop.hive.ql.exec.vector.LongColumnVector) cols[0]).vector;
+          int m = 0;
+          for (int j = 0; j < n; j++) {
+            if (k[sel[j]] % 3 == 0) {
+              sel[m++] = sel[j];
+            }
+          }
+          return m;
+        };
+      }
+    };
+    List<Object> kept = new ArrayList<>();
+    try (PartReader reader = PartReader.open(part, schema, null, null, null, 0, -1, null, everyThird,
+        PartReader.VectorForms.HIVE, null)) {
+      VectorizedRowBatch batch = schema.orcSchema().createRowBatch(777);
+      while (reader.next(batch)) {
+        var ts = (org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector) batch.cols[1];
+        for (int j = 0; j < batch.size; j++) {
+          int r = batch.selectedInUse ? batch.selected[j] : j;
+          int i = ts.isRepeating ? 0 : r;
+          if (!ts.noNulls && ts.isNull[i]) {
+            kept.add(null);
+            continue;
+          }
+          assertTrue(ts.nanos[i] >= 0 && ts.nanos[i] < 1_000_000_000, what + ": nanoseconds " + ts.nanos[i]);
+          assertEquals(Math.floorMod(ts.time[i], 1000L), ts.nanos[i] / 1_000_000, what + ": milliseconds of " + ts.time[i]);
+          kept.add(ts.time[i]);
+        }
+      }
+    }
+    List<Object> want = new ArrayList<>();
+    for (Object[] row : data) {
+      if ((Long) row[0] % 3 == 0) {
+        want.add(row[1]);
+      }
+    }
+    assertEquals(want, kept, what + ": the rows a PREWHERE keeps");
   }
 
   /**
