@@ -65,6 +65,20 @@ public final class KeyCodec {
   }
 
   /** Appends the value of {@code cols[c]} (of {@code types[c]}) at {@code row}. */
+  /** A string column's value that is not NULL, {@code b[off .. off + n)}, as {@link #put} writes it. */
+  public void putString(byte[] b, int off, int n) {
+    ensure(1);
+    buf[len++] = 0;
+    putStringBytes(b, off, n);
+  }
+
+  private void putStringBytes(byte[] b, int off, int n) {
+    ensure(4 + n);
+    INTS.set(buf, len, n);
+    System.arraycopy(b, off, buf, len + 4, n);
+    len += 4 + n;
+  }
+
   public void put(int c, ColumnVector v, int row) {
     int r = v.isRepeating ? 0 : row;
     ensure(13);
@@ -91,19 +105,12 @@ public final class KeyCodec {
       }
       case CHAR, VARCHAR -> {
         BytesColumnVector b = (BytesColumnVector) v;
-        int n = b.length[r];
-        ensure(4 + n);
-        INTS.set(buf, len, n);
-        System.arraycopy(b.vector[r], b.start[r], buf, len + 4, n);
-        len += 4 + n;
+        putStringBytes(b.vector[r], b.start[r], b.length[r]);
       }
       case DECIMAL -> {
         byte[] s = Decimals.big(v, r)
             .setScale(Math.max(0, types[c].scale())).toPlainString().getBytes(StandardCharsets.US_ASCII);
-        ensure(4 + s.length);
-        INTS.set(buf, len, s.length);
-        System.arraycopy(s, 0, buf, len + 4, s.length);
-        len += 4 + s.length;
+        putStringBytes(s, 0, s.length);
       }
       default -> throw new AssertionError(k);
     }

@@ -83,4 +83,56 @@ class NarrowAggregatesTest {
       }
     }
   }
+
+  /**
+   * COUNT(DISTINCT) of strings read as dictionary ids (each entry's string added once per run of
+   * its group) counts what it counts over Hive's strings: with and without GROUP BY, NULLs, a
+   * vector of one string, a dictionary that grows across batches and one that changes between them.
+   */
+  @Test
+  void countDistinctOfDictionaryStringsMatchesTheWideForm() {
+    Random rnd = new Random(3537);
+    DataType str = DataType.varchar(-1);
+    DataType big = DataType.of(TypeKind.BIGINT);
+    List<DataType> types = List.of(big, str);
+    List<AggCall> calls = List.of(new AggCall(AggFunction.COUNT, 1, true, -1, big),
+        new AggCall(AggFunction.COUNT, 1, false, -1, big));
+    List<Batch> wide = new ArrayList<>();
+    List<Batch> dict = new ArrayList<>();
+    dev.travertine.vector.StringDictionary d = new dev.travertine.vector.StringDictionary();
+    for (int batch = 0; batch < 8; batch++) {
+      if (batch == 4) {
+        d = new dev.travertine.vector.StringDictionary(); // another stripe's dictionary: other ids
+      }
+      int n = 200 + rnd.nextInt(300);
+      LongColumnVector key = new LongColumnVector(n);
+      org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector s =
+          new org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector(n);
+      s.initBuffer();
+      int words = 5 + batch * 7; // the dictionary grows batch by batch
+      for (int i = 0; i < n; i++) {
+        key.vector[i] = rnd.nextInt(4);
+        if (batch % 3 == 1 && rnd.nextInt(6) == 0) {
+          s.noNulls = false;
+          s.isNull[i] = true;
+          continue;
+        }
+        s.setVal(i, ("w" + rnd.nextInt(words) + (batch >= 4 ? "x" : "")).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      }
+      if (batch == 6) {
+        s.isRepeating = true;
+      }
+      int[] sel = batch % 2 == 0 ? Batch.identity(n) : java.util.stream.IntStream.range(0, n)
+          .filter(i -> i % 3 != 0).toArray();
+      int size = batch % 2 == 0 ? n : sel.length;
+      wide.add(new Batch(new ColumnVector[] {key, s}, sel, size));
+      dict.add(new Batch(new ColumnVector[] {key, dev.travertine.vector.DictionaryVector.encode(s, n, d, 100_000)},
+          sel, size));
+    }
+    for (int[] keys : List.of(new int[0], new int[] {0})) {
+      List<List<Object>> want = run(types, keys, calls, wide);
+      assertEquals(want, run(types, keys, calls, dict), "keys=" + keys.length);
+      assertEquals(keys.length == 0 ? 1 : 4, want.size());
+    }
+  }
 }
