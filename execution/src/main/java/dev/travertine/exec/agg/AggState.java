@@ -95,6 +95,13 @@ abstract class AggState {
     return c;
   }
 
+  /** Groups {@code from .. from + count)} of per-group counts as a result vector. */
+  static ColumnVector counts(long[] counts, int from, int count) {
+    LongColumnVector v = new LongColumnVector(Math.max(1, count));
+    System.arraycopy(counts, from, v.vector, 0, count);
+    return v;
+  }
+
   static boolean isNull(ColumnVector v, int r) {
     return !v.noNulls && v.isNull[v.isRepeating ? 0 : r];
   }
@@ -180,9 +187,7 @@ abstract class AggState {
     }
 
     @Override ColumnVector result(int from, int count) {
-      LongColumnVector v = new LongColumnVector(Math.max(1, count));
-      System.arraycopy(counts, from, v.vector, 0, count);
-      return v;
+      return counts(counts, from, count);
     }
 
     @Override List<DataType> partialTypes() {

@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
-import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 
 /** COUNT(DISTINCT x): the set of (group, value) pairs seen, and a count per group. */
 final class CountDistinct extends AggState {
@@ -129,9 +128,7 @@ final class CountDistinct extends AggState {
   }
 
   @Override ColumnVector result(int from, int count) {
-    LongColumnVector v = new LongColumnVector(Math.max(1, count));
-    System.arraycopy(counts, from, v.vector, 0, count);
-    return v;
+    return counts(counts, from, count);
   }
 
   /** Partial form: each group's values, each as its length (u32) and its key bytes. */
