@@ -311,6 +311,9 @@ public final class TableScanner implements BatchIterator {
 
   /** Applies a part's pending mutations (if any), then the scan's filter. */
   Batch filtered(ColumnVector[] cols, int n, List<CompiledMutation> mutations) {
+    if (mutations.isEmpty() && rowFilter == null) {
+      return new Batch(cols, Batch.identity(n), n); // no selection array of its own to fill (or zero)
+    }
     return filtered(cols, n, mutations, new int[n]);
   }
 
