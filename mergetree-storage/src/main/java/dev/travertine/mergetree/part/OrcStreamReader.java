@@ -8,8 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import net.jpountz.lz4.LZ4Exception;
-import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4SafeDecompressor;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileRange;
@@ -42,21 +40,6 @@ import org.apache.orc.impl.OrcCodecPool;
 final class OrcStreamReader implements AutoCloseable {
   /** Bytes after every decompressed stream, so that a bit-packed value is read as one long. */
   static final int PADDING = 8;
-
-  /**
-   * LZ4 chunks are decompressed by lz4-java's native code where it loads (about twice ORC's own
-   * aircompressor on parts' streams: docs/benchmarks.md, "LZ4 in the part reader"), else by ORC's
-   * codec. Its pure-Java forms are slower than aircompressor, so only the native one is taken.
-   */
-  private static final LZ4SafeDecompressor NATIVE_LZ4 = loadNativeLz4();
-
-  private static LZ4SafeDecompressor loadNativeLz4() {
-    try {
-      return LZ4Factory.nativeInstance().safeDecompressor();
-    } catch (Throwable e) { // no native library for this platform: ORC's codec reads LZ4
-      return null;
-    }
-  }
 
   private final FSDataInputStream in;
   private final CompressionKind compression;
@@ -525,25 +508,6 @@ final class OrcStreamReader implements AutoCloseable {
   }
 
   /**
-   * lz4-java's native decompressor, or null where it did not load or the system property {@code
-   * travertine.scan.nativeLz4} is {@code false} (read per stream, so that {@code bench/run
-   * clickbench}'s baseline mode can compare the two in one JVM).
-   */
-  static LZ4SafeDecompressor nativeLz4Decompressor() {
-    return "false".equals(System.getProperty("travertine.scan.nativeLz4")) ? null : NATIVE_LZ4;
-  }
-
-  /** One LZ4 chunk {@code src[off .. off + len)} into {@code dst} at {@code at}, in at most {@code room} bytes; returns its size. */
-  static int decompress(LZ4SafeDecompressor lz4, byte[] src, int off, int len, byte[] dst,
-      int at, int room) throws IOException {
-    try {
-      return lz4.decompress(src, off, len, dst, at, room);
-    } catch (LZ4Exception e) {
-      throw new IOException("ORC stream: a corrupt LZ4 chunk of " + len + " bytes", e);
-    }
-  }
-
-  /**
    * A stream's bytes without ORC's compression chunks (a 3-byte header each: length and whether
    * the chunk is stored as it is).
    */
@@ -551,7 +515,7 @@ final class OrcStreamReader implements AutoCloseable {
     byte[] a = raw.array();
     int base = raw.arrayOffset() + raw.position();
     int len = raw.remaining();
-    LZ4SafeDecompressor lz4 = compression == CompressionKind.LZ4 ? nativeLz4Decompressor() : null;
+    LZ4SafeDecompressor lz4 = compression == CompressionKind.LZ4 ? NativeLz4.decompressor() : null;
     if (compression == CompressionKind.NONE) {
       byte[] out = new byte[len + PADDING];
       System.arraycopy(a, base, out, 0, len);
@@ -581,7 +545,7 @@ final class OrcStreamReader implements AutoCloseable {
         o += chunk;
       } else {
         if (lz4 != null) {
-          o += decompress(lz4, a, base + p, chunk, out, o, out.length - PADDING - o);
+          o += NativeLz4.decompress(lz4, a, base + p, chunk, out, o, out.length - PADDING - o);
           p += chunk;
           continue;
         }

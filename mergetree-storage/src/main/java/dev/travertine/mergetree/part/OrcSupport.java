@@ -24,6 +24,10 @@ public final class OrcSupport {
 
   private static final Configuration CONF = new Configuration(false);
 
+  static {
+    NativeLz4.installInOrcPool(); // ORC's readers of parts decompress LZ4 natively too
+  }
+
   public static Configuration conf() {
     return CONF;
   }

@@ -268,12 +268,12 @@ class OrcStreamReaderTest {
   void lz4ChunksReadTheSameByNativeCodeAndByOrcsCodec() throws Exception {
     // lz4-java's native library ships for this platform (x86-64 and arm64 Linux); without it the
     // reader falls back to ORC's codec, which the second pass reads with
-    assertNotNull(OrcStreamReader.nativeLz4Decompressor(), "lz4-java's native decompressor loads");
+    assertNotNull(NativeLz4.decompressor(), "lz4-java's native decompressor loads");
     Path file = write("lz4_both", CompressionKind.LZ4, 0.5, 17);
     compare(file, null, 0, -1, 1024, "LZ4, native");
     System.setProperty("travertine.scan.nativeLz4", "false");
     try {
-      assertNull(OrcStreamReader.nativeLz4Decompressor());
+      assertNull(NativeLz4.decompressor());
       compare(file, null, 0, -1, 1024, "LZ4, ORC's codec");
     } finally {
       System.clearProperty("travertine.scan.nativeLz4");
@@ -285,13 +285,13 @@ class OrcStreamReaderTest {
     // a token promising 15 + 200 literal bytes, of which 3 are present
     byte[] chunk = {(byte) 0xF0, (byte) 200, 1, 2, 3};
     byte[] out = new byte[1 << 16];
-    IOException e = assertThrows(IOException.class, () -> OrcStreamReader.decompress(
-        OrcStreamReader.nativeLz4Decompressor(), chunk, 0, chunk.length, out, 0, out.length));
+    IOException e = assertThrows(IOException.class, () -> NativeLz4.decompress(
+        NativeLz4.decompressor(), chunk, 0, chunk.length, out, 0, out.length));
     assertTrue(e.getMessage().contains("corrupt LZ4 chunk"), e.getMessage());
     // and a chunk that decompresses past the room it has
     byte[] literals = {(byte) 0x50, 1, 2, 3, 4, 5};
-    assertThrows(IOException.class, () -> OrcStreamReader.decompress(
-        OrcStreamReader.nativeLz4Decompressor(), literals, 0, literals.length, out, 0, 3));
+    assertThrows(IOException.class, () -> NativeLz4.decompress(
+        NativeLz4.decompressor(), literals, 0, literals.length, out, 0, 3));
   }
 
   /** A cell as text: NULL, a long, a double's bits, or a string's bytes. */
