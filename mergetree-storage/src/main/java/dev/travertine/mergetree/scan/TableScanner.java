@@ -322,6 +322,9 @@ public final class TableScanner implements BatchIterator {
     if (mutations.isEmpty() && rowFilter == null) {
       return new Batch(cols, Batch.identity(n), n);
     }
+    if (mutations.isEmpty()) {
+      return new Batch(cols, sel, rowFilter.filterAll(cols, n, sel));
+    }
     int m = Mutations.selectAll(mutations, cols, n, sel);
     if (rowFilter != null) {
       m = rowFilter.filter(cols, sel, m);
