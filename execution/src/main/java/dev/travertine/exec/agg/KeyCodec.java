@@ -64,7 +64,6 @@ public final class KeyCodec {
     len += 4;
   }
 
-  /** Appends the value of {@code cols[c]} (of {@code types[c]}) at {@code row}. */
   /** A string column's value that is not NULL, {@code b[off .. off + n)}, as {@link #put} writes it. */
   public void putString(byte[] b, int off, int n) {
     ensure(1);
@@ -79,6 +78,7 @@ public final class KeyCodec {
     len += 4 + n;
   }
 
+  /** Appends the value of {@code cols[c]} (of {@code types[c]}) at {@code row}. */
   public void put(int c, ColumnVector v, int row) {
     int r = v.isRepeating ? 0 : row;
     ensure(13);
