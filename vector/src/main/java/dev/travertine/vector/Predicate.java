@@ -198,6 +198,12 @@ public sealed interface Predicate {
           && value instanceof Long c) {
         return denseLongs(lv.vector, op, c, n, out);
       }
+      if (v instanceof Decimal64ColumnVector dv && v.noNulls && !v.isRepeating && value instanceof BigDecimal b) {
+        Long c = scaledExactly(b, dv.scale);
+        if (c != null) {
+          return denseLongs(dv.vector, op, c, n, out); // scaled longs compared as longs
+        }
+      }
       return Predicate.super.filterAll(cols, n, out);
     }
 
@@ -461,6 +467,19 @@ public sealed interface Predicate {
         }
       }
       return n;
+    }
+
+    /** The first conjunct over every row, the others over the rows it keeps. */
+    @Override
+    public int filterAll(ColumnVector[] cols, int n, int[] out) {
+      if (children.isEmpty()) {
+        return Predicate.super.filterAll(cols, n, out);
+      }
+      int m = children.get(0).filterAll(cols, n, out);
+      for (int k = 1; k < children.size() && m > 0; k++) {
+        m = children.get(k).filter(cols, out, m);
+      }
+      return m;
     }
 
     @Override

@@ -44,4 +44,42 @@ class PredicateFilterAllTest {
       }
     }
   }
+
+  /** Conjunctions (the first conjunct over every row) and scaled DECIMALs, exact constants and not. */
+  @Test
+  void conjunctionsAndScaledDecimals() {
+    Random rnd = new Random(36);
+    int n = 3000;
+    LongColumnVector a = new LongColumnVector(n);
+    org.apache.hadoop.hive.ql.exec.vector.Decimal64ColumnVector d =
+        new org.apache.hadoop.hive.ql.exec.vector.Decimal64ColumnVector(n, 12, 2);
+    for (int i = 0; i < n; i++) {
+      a.vector[i] = rnd.nextInt(50);
+      d.vector[i] = rnd.nextInt(20); // 0.00 .. 0.19
+    }
+    ColumnVector[] cols = {a, d};
+    java.util.List<Predicate> preds = new java.util.ArrayList<>();
+    for (String c : new String[] {"0.05", "0.07", "0.055", "0", "-1", "1000000000000000000000"}) {
+      for (Predicate.Op op : Predicate.Op.values()) {
+        preds.add(new Predicate.Compare(1, op, new java.math.BigDecimal(c)));
+      }
+    }
+    preds.add(new Predicate.And(java.util.List.of(new Predicate.Compare(0, Predicate.Op.GE, 10L),
+        new Predicate.Compare(0, Predicate.Op.LT, 30L), new Predicate.Compare(1, Predicate.Op.LE,
+            new java.math.BigDecimal("0.07")))));
+    preds.add(new Predicate.And(java.util.List.of(new Predicate.Compare(0, Predicate.Op.EQ, 1000L),
+        new Predicate.Compare(1, Predicate.Op.GE, new java.math.BigDecimal("0.01")))));
+    preds.add(new Predicate.And(java.util.List.of(new Predicate.In(0, java.util.List.of(3L, 4L)),
+        new Predicate.Compare(0, Predicate.Op.NE, 4L))));
+    for (Predicate p : preds) {
+      int[] all = new int[n];
+      for (int i = 0; i < n; i++) {
+        all[i] = i;
+      }
+      int m = p.filter(cols, all, n);
+      int[] out = new int[n];
+      int k = p.filterAll(cols, n, out);
+      assertArrayEquals(Arrays.copyOf(all, m), Arrays.copyOf(out, k), p.toString());
+    }
+  }
 }
