@@ -51,10 +51,15 @@ final class CountDistinct extends AggState {
       }
       codec.reset().putInt(gid[k]);
       codec.put(0, arg, r);
-      seen.add(codec.buffer(), 0, codec.length());
-      if (seen.added()) {
-        counts[gid[k]]++;
-      }
+      addKey(gid[k]);
+    }
+  }
+
+  /** Adds the (group, value) key the codec holds; counts it for group {@code g} when new. */
+  private void addKey(int g) {
+    seen.add(codec.buffer(), 0, codec.length());
+    if (seen.added()) {
+      counts[g]++;
     }
   }
 
@@ -90,10 +95,7 @@ final class CountDistinct extends AggState {
       memo[id] = g + 1;
       codec.reset().putInt(g);
       codec.putString(d.arena, d.offsets[id], d.offsets[id + 1] - d.offsets[id]);
-      seen.add(codec.buffer(), 0, codec.length());
-      if (seen.added()) {
-        counts[g]++;
-      }
+      addKey(g);
     }
   }
 

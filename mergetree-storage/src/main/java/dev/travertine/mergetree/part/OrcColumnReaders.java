@@ -48,19 +48,19 @@ final class OrcColumnReaders {
       case BYTE -> new IntegerColumn(nulls, bytes(new ByteRleReader(data.bytes(), 0, data.length()), false),
           narrow ? TypeKind.TINYINT : null);
       case FLOAT, DOUBLE -> new DoubleColumn(nulls, data, t.getCategory() == TypeDescription.Category.FLOAT);
-      case TIMESTAMP -> new OrcTimestamps.Decoder(nulls, new RleV2Reader(data.bytes(), 0, data.length(), true),
-          signedLess(orEmpty(streams[OrcProto.Stream.Kind.SECONDARY.ordinal()])));
+      case TIMESTAMP -> new OrcTimestamps.Decoder(nulls, runs(data, true),
+          runs(orEmpty(streams[OrcProto.Stream.Kind.SECONDARY.ordinal()]), false));
       case STRING -> {
         Stream lengths = orEmpty(streams[OrcProto.Stream.Kind.LENGTH.ordinal()]);
-        RleV2Reader lengthReader = new RleV2Reader(lengths.bytes(), 0, lengths.length(), false);
+        RleV2Reader lengthReader = runs(lengths, false);
         if (encoding.getKind() == OrcProto.ColumnEncoding.Kind.DICTIONARY_V2) {
           Stream dict = fitted(orEmpty(streams[OrcProto.Stream.Kind.DICTIONARY_DATA.ordinal()]));
-          yield new DictionaryColumn(nulls, new RleV2Reader(data.bytes(), 0, data.length(), false), dict,
+          yield new DictionaryColumn(nulls, runs(data, false), dict,
               lengthReader, encoding.getDictionarySize(), dictionaryStrings);
         }
         yield new DirectStringColumn(nulls, data, lengthReader);
       }
-      default -> new IntegerColumn(nulls, new RleV2Reader(data.bytes(), 0, data.length(), true),
+      default -> new IntegerColumn(nulls, runs(data, true),
           !narrow ? null : switch (t.getCategory()) {
             case SHORT -> TypeKind.SMALLINT;
             case INT -> TypeKind.INTEGER;
@@ -70,8 +70,9 @@ final class OrcColumnReaders {
     };
   }
 
-  private static RleV2Reader signedLess(Stream s) {
-    return new RleV2Reader(s.bytes(), 0, s.length(), false);
+  /** The integer runs (run-length encoding v2) of stream {@code s}; {@code signed}: zigzag-encoded values. */
+  private static RleV2Reader runs(Stream s, boolean signed) {
+    return new RleV2Reader(s.bytes(), 0, s.length(), signed);
   }
 
   private static Stream orEmpty(Stream s) {

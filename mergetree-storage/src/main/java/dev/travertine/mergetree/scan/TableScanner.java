@@ -311,16 +311,19 @@ public final class TableScanner implements BatchIterator {
 
   /** Applies a part's pending mutations (if any), then the scan's filter. */
   Batch filtered(ColumnVector[] cols, int n, List<CompiledMutation> mutations) {
-    if (mutations.isEmpty() && rowFilter == null) {
-      return new Batch(cols, Batch.identity(n), n); // no selection array of its own to fill (or zero)
-    }
-    return filtered(cols, n, mutations, new int[n]);
+    return filtered(cols, n, mutations, null);
   }
 
-  /** As above, the selection written into {@code sel} (at least {@code n} long) unless every row is kept. */
+  /**
+   * As above, the selection written into {@code sel} (at least {@code n} long; null: a new one)
+   * unless every row is kept, which takes the shared identity selection and allocates nothing.
+   */
   Batch filtered(ColumnVector[] cols, int n, List<CompiledMutation> mutations, int[] sel) {
     if (mutations.isEmpty() && rowFilter == null) {
       return new Batch(cols, Batch.identity(n), n);
+    }
+    if (sel == null) {
+      sel = new int[n];
     }
     if (mutations.isEmpty()) {
       return new Batch(cols, sel, rowFilter.filterAll(cols, n, sel));
