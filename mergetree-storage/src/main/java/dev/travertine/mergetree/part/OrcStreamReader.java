@@ -362,7 +362,6 @@ final class OrcStreamReader implements AutoCloseable {
         sel[r] = r;
       }
       filtered[0] += n;
-      OrcTimestamps.afterRead(batch.cols, n); // the filter sees timestamps as everyone after it does
       int m = filter.filter(batch.cols, sel, n);
       for (int i = 0; i < columns.length; i++) {
         if (!filterColumn[i]) {

@@ -108,7 +108,8 @@ final class OrcTimestamps {
    * The decoder of {@link OrcStreamReader} for TIMESTAMP columns of parts (written in UTC, read
    * in UTC, the hybrid calendar both ways: the reader declines other files): seconds (DATA,
    * signed run-length encoding v2) and nanoseconds (SECONDARY, unsigned), into Hive's vector's
-   * milliseconds and nanoseconds as ORC's reader computes them. NULL slots hold 0.
+   * milliseconds and nanoseconds as ORC's reader and {@link #afterRead} after it give them
+   * (nanoseconds in [0, 1 s)), so its batches need no pass after it. NULL slots hold 0.
    */
   static final class Decoder extends OrcColumnReaders.Column {
     private final RleV2Reader seconds;
@@ -147,7 +148,7 @@ final class OrcTimestamps {
           millis -= 1000; // as ORC's reader: whole seconds were stored rounded toward zero
         }
         time[i] = millis;
-        ns[i] = nano;
+        ns[i] = nano < 0 ? nano + NANOS_PER_SECOND : nano; // what afterRead makes of ORC's reader's
       }
       return v;
     }

@@ -338,9 +338,11 @@ public final class PartReader implements AutoCloseable {
   }
 
   private boolean afterRead(VectorizedRowBatch batch) {
-    // the rows read: a filtered batch's selection reaches past its size (selections ascend)
-    OrcTimestamps.afterRead(batch.cols,
-        batch.selectedInUse && batch.size > 0 ? batch.selected[batch.size - 1] + 1 : batch.size);
+    if (own == null) { // our reader's timestamps come right; ORC's: the rows read, a filtered batch's
+      // selection reaching past its size (selections ascend)
+      OrcTimestamps.afterRead(batch.cols,
+          batch.selectedInUse && batch.size > 0 ? batch.selected[batch.size - 1] + 1 : batch.size);
+    }
     if (!mapping.identical()) {
       TableSchema schema = mapping.schema();
       for (int c = 0; c < schema.size(); c++) {
